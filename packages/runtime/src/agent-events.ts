@@ -1,0 +1,66 @@
+import type { ArgumentRepair } from './validate-tool-arguments.js';
+import type { PresentationEvent } from './worker-agent-tool.js';
+
+/** Why a turn ended. */
+export type TurnEndReason =
+  /** The model answered without calling a tool. */
+  | 'completed'
+  /** A tool result had `terminateTurn`. */
+  | 'terminated'
+  /** `maxSteps` model calls were made and the model still wanted tools. */
+  | 'max_steps'
+  /** The turn's signal aborted. */
+  | 'aborted'
+  /** The model's response was cut short (`incomplete`) and could not go on. */
+  | 'incomplete'
+  /** The model endpoint failed (after the SDK's retries). */
+  | 'error';
+
+/** Token usage, summed over the turn or for one step. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cachedInputTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** How one tool call ended. */
+export type ActivityStatus = 'success' | 'error' | 'timeout' | 'aborted';
+
+/** Events `runAgentLoop` emits, in order, through `onEvent`. */
+export type AgentEvent =
+  | { type: 'turn.started'; tools: number }
+  | { type: 'step.started'; step: number }
+  | { type: 'text.delta'; step: number; delta: string }
+  | { type: 'text.completed'; step: number; text: string }
+  | {
+      type: 'activity.started';
+      step: number;
+      callId: string;
+      toolName: string;
+      namespace?: string;
+      label: string;
+      executionMode: 'parallel' | 'sequential';
+    }
+  | {
+      type: 'activity.completed';
+      step: number;
+      callId: string;
+      toolName: string;
+      namespace?: string;
+      label: string;
+      status: ActivityStatus;
+      durationMs: number;
+      repairs: ArgumentRepair[];
+      /** For `error` / `timeout` / `aborted`: what went wrong. */
+      error?: string;
+      completeActorEvent?: boolean;
+    }
+  | { type: 'presentation'; step: number; callId: string; toolName: string; event: PresentationEvent }
+  | { type: 'tool_search.completed'; step: number; callId: string; query: string; toolNames: string[] }
+  | { type: 'usage'; step: number; usage: TokenUsage }
+  | { type: 'turn.completed'; reason: TurnEndReason; steps: number; usage: TokenUsage; text: string; error?: string };
+
+/** The `type` of an agent event. */
+export type AgentEventType = AgentEvent['type'];

@@ -1,0 +1,49 @@
+export { defineWorkerTool, TOOL_NAME_PATTERN } from './define-worker-tool.js';
+export type {
+  AgentToolResult,
+  AnyWorkerAgentTool,
+  ExecutionMode,
+  JsonSchemaWorkerToolDefinition,
+  PresentationEvent,
+  ToolContent,
+  ToolContentPart,
+  ToolExecutionContext,
+  ToolImagePart,
+  ToolTextPart,
+  WorkerAgentTool,
+  ZodWorkerToolDefinition,
+} from './worker-agent-tool.js';
+export type { JSONObject, JSONPrimitive, JSONValue } from './json.js';
+
+export {
+  AnkoleError,
+  ModelGatewayError,
+  RuntimeFailure,
+  SchemaConversionError,
+  ToolAbortedError,
+  ToolDefinitionError,
+  ToolSetError,
+  ToolTimeoutError,
+  UsageError,
+} from './errors.js';
+export type { AnkoleErrorKind, AnkoleErrorOptions } from './errors.js';
+
+export { zodToJSONSchema } from './zod-to-json-schema.js';
+export { toolParameters } from './tool-parameters.js';
+export type { ToolParameters } from './tool-parameters.js';
+export { collectToolSchemas } from './collect-tool-schemas.js';
+export type { CollectToolSchemasOptions, ResponsesTool } from './collect-tool-schemas.js';
+export { agentToolMap, toolKey } from './agent-tool-map.js';
+
+export { validateToolArguments } from './validate-tool-arguments.js';
+export type { ArgumentRepair, ValidationResult } from './validate-tool-arguments.js';
+
+export { dispatchToolCalls } from './dispatch-tool-calls.js';
+export type { DispatchOptions, FunctionCallItem, FunctionCallOutputItem, ToolCallOutcome } from './dispatch-tool-calls.js';
+
+export { runAgentLoop } from './run-agent-loop.js';
+export type { AgentLoopOptions, AgentLoopResult } from './run-agent-loop.js';
+export type { ActivityStatus, AgentEvent, AgentEventType, TokenUsage, TurnEndReason } from './agent-events.js';
+export type { ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
+export { createOpenAIResponsesGateway } from './openai-responses-gateway.js';
+export type { OpenAIResponsesGatewayOptions } from './openai-responses-gateway.js';

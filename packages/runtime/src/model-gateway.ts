@@ -1,0 +1,46 @@
+import type OpenAI from 'openai';
+import type { ResponsesTool } from './collect-tool-schemas.js';
+import type { TokenUsage } from './agent-events.js';
+
+/** An item of the Responses `input`. */
+export type ResponseInputItem = OpenAI.Responses.ResponseInputItem;
+
+/** An item of a response's `output`. */
+export type ResponseOutputItem = OpenAI.Responses.ResponseOutputItem;
+
+/** What the loop asks the model for on one step. */
+export interface ModelRequest {
+  input: ResponseInputItem[];
+  instructions?: string;
+  tools: ResponsesTool[];
+  /** Set in `previous_response_id` mode: `input` then holds only the new items. */
+  previousResponseId?: string;
+}
+
+/** What came back for one step. */
+export interface ModelResponse {
+  id: string;
+  status: 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'queued' | 'in_progress';
+  output: ResponseOutputItem[];
+  /** Why the response was cut short, when `status` is `incomplete`. */
+  incompleteReason?: string;
+  usage?: TokenUsage;
+}
+
+/** Callbacks and signal for one model call. */
+export interface ModelCallOptions {
+  signal?: AbortSignal;
+  /** Called with each streamed text delta. */
+  onTextDelta?: (delta: string) => void;
+}
+
+/** Anything that can answer a model request: the OpenAI Responses gateway, or a test double. */
+export interface ModelGateway {
+  /** Whether the loop sends only new items with `previousResponseId` (true) or the full input (false). */
+  readonly usesPreviousResponseId: boolean;
+  /**
+   * Calls the model once.
+   * @throws ModelGatewayError when the endpoint fails after retries; an AbortError when the signal aborts.
+   */
+  createResponse(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
+}

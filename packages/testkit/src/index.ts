@@ -1,0 +1,2 @@
+// Filled in by the testkit work: startTestModelServer and the reply builders.
+export {};
