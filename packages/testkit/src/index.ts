@@ -1,2 +1,26 @@
-// Filled in by the testkit work: startTestModelServer and the reply builders.
-export {};
+export { startTestModelServer } from './start-test-model-server.js';
+export type { TestModelServer, TestModelServerOptions } from './start-test-model-server.js';
+export { reply } from './reply.js';
+export type { FunctionCallSpec, FunctionCallsOptions, ReplyOptions, ToolSearchCallSpec } from './reply.js';
+export type {
+  ErrorEventStepReply,
+  HttpErrorStepReply,
+  OutputItemSpec,
+  RecordedRequest,
+  ResponseStepReply,
+  ScriptStep,
+  StepContext,
+  StepReply,
+  UsageOptions,
+} from './step-reply.js';
+export { createRequestValidator } from './request-validator.js';
+export type { RequestValidator, RequestValidatorOptions } from './request-validator.js';
+export { checkRequestSemantics } from './check-request-semantics.js';
+export type { ApiErrorBody } from './api-error.js';
+export { functionCallOutputs, lastUserText } from './request-helpers.js';
+export type { FunctionCallOutputItem } from './request-helpers.js';
+export { buildResponse } from './build-response.js';
+export type { BuildResponseOptions, ResponseObject } from './build-response.js';
+export { responseStreamEvents } from './stream-events.js';
+export type { StreamEvent } from './stream-events.js';
+export { TestkitError } from './testkit-error.js';

@@ -1,0 +1,77 @@
+import { invalidRequest, type ApiErrorBody } from './api-error.js';
+
+type Item = Record<string, unknown>;
+
+function isObject(value: unknown): value is Item {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkToolOutputs(body: Item): ApiErrorBody | undefined {
+  if (!Array.isArray(body.input)) return undefined;
+  const items = body.input.filter(isObject);
+  const continuesEarlierState = body.previous_response_id != null || body.conversation != null;
+  for (const [index, item] of items.entries()) {
+    const later = items.slice(index + 1);
+    if (item.type === 'function_call' && typeof item.call_id === 'string') {
+      const answered = later.some((other) => other.type === 'function_call_output' && other.call_id === item.call_id);
+      if (!answered) return invalidRequest(`No tool output found for function call ${item.call_id}.`, 'input');
+    }
+    if (item.type === 'tool_search_call' && item.execution === 'client' && typeof item.call_id === 'string') {
+      const answered = later.some((other) => other.type === 'tool_search_output' && other.call_id === item.call_id);
+      if (!answered) return invalidRequest(`No tool output found for tool search call ${item.call_id}.`, 'input');
+    }
+  }
+  if (!continuesEarlierState) {
+    for (const [index, item] of items.entries()) {
+      if (item.type !== 'function_call_output' || typeof item.call_id !== 'string') continue;
+      const earlier = items.slice(0, index);
+      if (!earlier.some((other) => other.type === 'function_call' && other.call_id === item.call_id)) {
+        return invalidRequest(`No tool call found for function call output with call_id ${item.call_id}.`, 'input');
+      }
+    }
+  }
+  return undefined;
+}
+
+function toolName(tool: Item): string | undefined {
+  if (typeof tool.name === 'string') return tool.name;
+  return undefined;
+}
+
+function checkToolNames(body: Item): ApiErrorBody | undefined {
+  if (!Array.isArray(body.tools)) return undefined;
+  const seen = new Set<string>();
+  for (const [index, tool] of body.tools.entries()) {
+    if (!isObject(tool)) continue;
+    const name = toolName(tool);
+    if (name !== undefined) {
+      if (seen.has(name)) return invalidRequest(`Invalid 'tools[${index}].name': duplicate tool name '${name}'.`, `tools[${index}].name`, 'invalid_value');
+      seen.add(name);
+    }
+    if (tool.type === 'namespace' && Array.isArray(tool.tools)) {
+      const inner = new Set<string>();
+      for (const [innerIndex, member] of tool.tools.entries()) {
+        if (!isObject(member)) continue;
+        const memberName = toolName(member);
+        if (memberName === undefined) continue;
+        if (inner.has(memberName)) {
+          const param = `tools[${index}].tools[${innerIndex}].name`;
+          return invalidRequest(`Invalid '${param}': duplicate tool name '${memberName}' in namespace '${name}'.`, param, 'invalid_value');
+        }
+        inner.add(memberName);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks the API enforces beyond the schema: every `function_call` in the input is followed by its
+ * `function_call_output`, every client `tool_search_call` by its `tool_search_output`, every output
+ * answers a call in the input (unless `previous_response_id` / `conversation` continues earlier state),
+ * and tool names are unique. Returns the API's 400 body, or `undefined` when the request is fine.
+ */
+export function checkRequestSemantics(body: unknown): ApiErrorBody | undefined {
+  if (!isObject(body)) return invalidRequest('The request body must be a JSON object.', null);
+  return checkToolOutputs(body) ?? checkToolNames(body);
+}

@@ -1,0 +1,291 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { invalidRequest, type ApiErrorBody } from './api-error.js';
+import { buildResponse, type ResponseObject } from './build-response.js';
+import { checkRequestSemantics } from './check-request-semantics.js';
+import { generateId } from './generate-id.js';
+import { createRequestValidator, type RequestValidator } from './request-validator.js';
+import type { RecordedRequest, ScriptStep, StepReply } from './step-reply.js';
+import { errorStreamEvents, responseStreamEvents, type StreamEvent } from './stream-events.js';
+import { TestkitError } from './testkit-error.js';
+
+/** Options of `startTestModelServer`. */
+export interface TestModelServerOptions {
+  /** Replies, consumed one per accepted `POST /v1/responses` (requests rejected by the checks consume none). */
+  script?: ScriptStep[];
+  /** Validate every request body against `#/components/schemas/CreateResponse` of this OpenAPI file. */
+  openapiPath?: string;
+  /** A validator compiled once with `createRequestValidator` and shared between servers (wins over `openapiPath`). */
+  requestValidator?: RequestValidator;
+  /** What to answer once the script is used up: `'error'` (default: a 400 that the SDK does not retry) or a step. */
+  onExhausted?: 'error' | ScriptStep;
+  /** Model name reported in responses (default: the request's `model`). */
+  model?: string;
+}
+
+/** A running test model server. */
+export interface TestModelServer {
+  /** `http://127.0.0.1:<port>/v1`, the `baseURL` for the `openai` SDK. */
+  readonly baseURL: string;
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** Every request received, in arrival order, including rejected ones. */
+  readonly requests: RecordedRequest[];
+  /** How many script steps have not been used yet. */
+  readonly remaining: number;
+  /** Stops the server and destroys every open connection; resolves once it is closed. */
+  close(): Promise<void>;
+}
+
+interface Exchange {
+  response: ServerResponse;
+  /** True once the client went away or the server is closing. */
+  isClosed(): boolean;
+  /** Resolves after `delayMs`, or early (to `false`) when the exchange closes. */
+  wait(delayMs: number): Promise<boolean>;
+}
+
+function headerRecord(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'x-request-id': generateId('req'),
+    ...headers,
+  });
+  response.end(text);
+}
+
+/** 400s from the checks: the SDK must not retry them. */
+function sendInvalid(response: ServerResponse, body: ApiErrorBody): void {
+  sendJson(response, 400, body, { 'x-should-retry': 'false' });
+}
+
+function createExchange(response: ServerResponse, timers: Set<() => void>): Exchange {
+  let closed = false;
+  const waiters = new Set<() => void>();
+  const onClose = () => {
+    closed = true;
+    for (const wake of waiters) wake();
+  };
+  response.on('close', onClose);
+  return {
+    response,
+    isClosed: () => closed || response.destroyed,
+    wait(delayMs) {
+      if (closed) return Promise.resolve(false);
+      if (delayMs <= 0) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const finish = (completed: boolean) => {
+          clearTimeout(timer);
+          waiters.delete(wake);
+          timers.delete(wake);
+          resolve(completed);
+        };
+        const wake = () => finish(false);
+        const timer = setTimeout(() => finish(true), delayMs);
+        waiters.add(wake);
+        timers.add(wake);
+      });
+    },
+  };
+}
+
+async function writeStream(exchange: Exchange, events: StreamEvent[], step: StepReply): Promise<void> {
+  const { response } = exchange;
+  const delayMs = step.delayMs ?? 0;
+  if (!(await exchange.wait(delayMs))) return;
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-request-id': generateId('req'),
+  });
+  response.flushHeaders();
+  for (const [sequenceNumber, event] of events.entries()) {
+    if (step.cutAfterEvents !== undefined && sequenceNumber >= step.cutAfterEvents) {
+      response.socket?.destroy();
+      return;
+    }
+    if (sequenceNumber > 0 && !(await exchange.wait(delayMs))) return;
+    if (exchange.isClosed()) return;
+    const data = JSON.stringify({ ...event, sequence_number: sequenceNumber });
+    response.write(`event: ${event.type}\ndata: ${data}\n\n`);
+  }
+  if (step.cutAfterEvents !== undefined && step.cutAfterEvents < events.length) {
+    response.socket?.destroy();
+    return;
+  }
+  response.end();
+}
+
+async function writeJson(exchange: Exchange, status: number, body: unknown, step: StepReply, headers: Record<string, string> = {}): Promise<void> {
+  if (!(await exchange.wait(step.delayMs ?? 0))) return;
+  if (step.cutAfterEvents !== undefined) {
+    const text = JSON.stringify(body);
+    exchange.response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    exchange.response.write(text.slice(0, Math.floor(text.length / 2)), () => exchange.response.socket?.destroy());
+    return;
+  }
+  sendJson(exchange.response, status, body, headers);
+}
+
+async function serveStep(exchange: Exchange, step: StepReply, body: Record<string, unknown>, model: string | undefined): Promise<void> {
+  if (step.kind === 'http-error') {
+    await writeJson(exchange, step.status, { error: step.error }, step, step.headers);
+    return;
+  }
+  const streaming = body.stream === true;
+  if (step.kind === 'error-event') {
+    const response = buildResponse({ step: { kind: 'response', status: 'failed', output: [], ...(step.model ? { model: step.model } : {}) }, body, ...(model ? { model } : {}) });
+    if (!streaming) {
+      const error = { message: step.message, type: 'server_error', param: step.param, code: step.code };
+      await writeJson(exchange, 500, { error }, step, { 'x-should-retry': 'false' });
+      return;
+    }
+    await writeStream(exchange, errorStreamEvents(response, step), step);
+    return;
+  }
+  const response: ResponseObject = buildResponse({ step, body, ...(model ? { model } : {}) });
+  if (streaming) await writeStream(exchange, responseStreamEvents(response), step);
+  else await writeJson(exchange, 200, response, step);
+}
+
+/**
+ * Starts a Responses-API-compatible server on 127.0.0.1 (random port) that answers `POST /v1/responses`
+ * from a script, as JSON or as an SSE stream (`stream: true`), and records every request.
+ * Each server holds its own state; close it with `close()`.
+ * @throws {TestkitError} when `openapiPath` cannot be read or compiled (see `createRequestValidator`).
+ */
+export async function startTestModelServer(options: TestModelServerOptions = {}): Promise<TestModelServer> {
+  const script = [...(options.script ?? [])];
+  const requestValidator = options.requestValidator ?? (options.openapiPath === undefined ? undefined : createRequestValidator(options.openapiPath));
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<() => void>();
+  let nextStep = 0;
+
+  const takeStep = async (request: RecordedRequest): Promise<StepReply | undefined> => {
+    const stepIndex = nextStep;
+    let step: ScriptStep | undefined = script[stepIndex];
+    if (step === undefined) {
+      if (options.onExhausted === undefined || options.onExhausted === 'error') return undefined;
+      step = options.onExhausted;
+    }
+    nextStep += 1;
+    return typeof step === 'function' ? await step(request, { index: stepIndex }) : step;
+  };
+
+  const handle = async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> => {
+    const rawBody = await readBody(incoming);
+    const parsed = rawBody === '' ? ({ ok: false } as const) : parseJson(rawBody);
+    const path = incoming.url ?? '/';
+    const recorded: RecordedRequest = {
+      index: requests.length,
+      method: incoming.method ?? 'GET',
+      path,
+      headers: headerRecord(incoming),
+      body: parsed.ok ? parsed.value : undefined,
+      rawBody,
+    };
+    requests.push(recorded);
+    const pathname = path.split('?')[0];
+    if (pathname !== '/v1/responses' || recorded.method !== 'POST') {
+      sendJson(outgoing, 404, { error: { message: `Invalid URL (${recorded.method} ${pathname})`, type: 'invalid_request_error', param: null, code: null } });
+      return;
+    }
+    if (!parsed.ok) {
+      sendInvalid(
+        outgoing,
+        invalidRequest('We could not parse the JSON body of your request. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.'),
+      );
+      return;
+    }
+    const rejection = requestValidator?.validate(parsed.value) ?? checkRequestSemantics(parsed.value);
+    if (rejection !== undefined) {
+      sendInvalid(outgoing, rejection);
+      return;
+    }
+    let step: StepReply | undefined;
+    try {
+      step = await takeStep(recorded);
+    } catch (error) {
+      const message = `testkit script step ${nextStep} threw: ${error instanceof Error ? error.message : String(error)}`;
+      sendJson(outgoing, 500, { error: { message, type: 'server_error', param: null, code: 'testkit_step_failed' } }, { 'x-should-retry': 'false' });
+      return;
+    }
+    if (step === undefined) {
+      sendInvalid(outgoing, invalidRequest(`testkit script exhausted after ${script.length} steps: request #${recorded.index} has no scripted reply. Add a step or set onExhausted.`, null, 'testkit_script_exhausted'));
+      return;
+    }
+    await serveStep(createExchange(outgoing, timers), step, parsed.value as Record<string, unknown>, options.model);
+  };
+
+  const server = createServer((incoming, outgoing) => {
+    handle(incoming, outgoing).catch((error: unknown) => {
+      if (!outgoing.headersSent && !outgoing.destroyed) {
+        sendJson(outgoing, 500, { error: { message: `testkit failed: ${String(error)}`, type: 'server_error', param: null, code: 'testkit_internal' } }, { 'x-should-retry': 'false' });
+      } else {
+        outgoing.destroy();
+      }
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new TestkitError('server_address_unknown', 'The test model server did not get a TCP port.');
+  const url = `http://127.0.0.1:${address.port}`;
+  let closing: Promise<void> | undefined;
+
+  return {
+    baseURL: `${url}/v1`,
+    url,
+    requests,
+    get remaining() {
+      return Math.max(0, script.length - nextStep);
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const wake of [...timers]) wake();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
