@@ -49,10 +49,45 @@ export class ToolDefinitionError extends UsageError {
   }
 }
 
-/** A Zod schema that cannot become function parameters (its root is not an object, or it cannot be converted). */
+/** Why a Zod schema could not become function parameters. */
+export type SchemaConversionReason = 'root_not_object' | 'unrepresentable';
+
+/**
+ * A Zod schema that cannot become function parameters: its root is not an object (`reason: 'root_not_object'`),
+ * or part of it cannot be represented in JSON Schema (`reason: 'unrepresentable'`, the Zod error as `cause`).
+ * `code` is always `schema_conversion_failed`.
+ */
 export class SchemaConversionError extends UsageError {
-  constructor(message: string, options: AnkoleErrorOptions = {}) {
+  readonly reason: SchemaConversionReason;
+
+  constructor(message: string, options: AnkoleErrorOptions & { reason?: SchemaConversionReason } = {}) {
     super('schema_conversion_failed', message, options);
+    this.reason = options.reason ?? 'unrepresentable';
+  }
+}
+
+/** One thing in a JSON Schema that OpenAI's strict mode cannot express, and where. */
+export interface StrictSchemaIssue {
+  /** JSON path of the schema node, e.g. `$.properties.tags.items`. */
+  path: string;
+  /** What is wrong and what to do. */
+  message: string;
+}
+
+/**
+ * A JSON Schema that strict mode cannot express (`code: 'strict_schema_unsupported'`). `path` and the message
+ * name the first problem; `issues` lists all of them.
+ */
+export class StrictSchemaError extends UsageError {
+  readonly path: string;
+  readonly issues: StrictSchemaIssue[];
+
+  constructor(issues: StrictSchemaIssue[], options: AnkoleErrorOptions = {}) {
+    const first = issues[0] ?? { path: '$', message: 'the schema is not strict-mode compatible.' };
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+    super('strict_schema_unsupported', `Strict mode cannot express the schema at ${first.path}: ${first.message}${more}`, options);
+    this.path = first.path;
+    this.issues = issues;
   }
 }
 

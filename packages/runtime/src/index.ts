@@ -27,12 +27,19 @@ export {
   UsageError,
 } from './errors.js';
 export type { AnkoleErrorKind, AnkoleErrorOptions } from './errors.js';
+export { StrictSchemaError } from './errors.js';
+export type { SchemaConversionReason, StrictSchemaIssue } from './errors.js';
 
 export { zodToJSONSchema } from './zod-to-json-schema.js';
 export { toolParameters } from './tool-parameters.js';
 export type { ToolParameters } from './tool-parameters.js';
+export { checkStrictSchema, toStrictJSONSchema, STRICT_STRING_FORMATS } from './strict-json-schema.js';
+export { stripSyntheticNulls } from './strip-synthetic-nulls.js';
+export type { StrippedNulls } from './strip-synthetic-nulls.js';
 export { collectToolSchemas } from './collect-tool-schemas.js';
 export type { CollectToolSchemasOptions, ResponsesTool } from './collect-tool-schemas.js';
+export { DEFAULT_TOOL_SEARCH_DESCRIPTION, toFunctionToolParam, toolSearchToolParam } from './collect-tool-schemas.js';
+export type { FunctionToolParam, NamespaceToolParam, ToolSearchToolParam } from './collect-tool-schemas.js';
 export { agentToolMap, toolKey } from './agent-tool-map.js';
 
 export { validateToolArguments } from './validate-tool-arguments.js';

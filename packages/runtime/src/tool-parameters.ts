@@ -1,5 +1,9 @@
+import { SchemaConversionError, StrictSchemaError, ToolDefinitionError } from './errors.js';
+import { deepFreeze, isJSONObject } from './json.js';
 import type { JSONObject } from './json.js';
+import { checkStrictSchema, toStrictJSONSchema } from './strict-json-schema.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
+import { zodToJSONSchema } from './zod-to-json-schema.js';
 
 /** The `parameters` and `strict` fields a tool is sent with, and what validation needs to undo the strict transform. */
 export interface ToolParameters {
@@ -11,12 +15,73 @@ export interface ToolParameters {
   original?: JSONObject;
 }
 
+/*
+ * Memo: one result per tool object (tools are frozen, so the result cannot go stale). A WeakMap keeps nothing alive.
+ */
+const computed = new WeakMap<AnyWorkerAgentTool, ToolParameters>();
+
 /**
- * The parameters a tool is sent with: `jsonSchema` unchanged, or the Zod schema converted (and made strict
- * when `strict`). Memoised per tool object.
- * @throws ToolDefinitionError when the schema cannot be sent (root not an object, strict-incompatible keyword).
+ * The parameters a tool is sent with. Memoised per tool object; the result is frozen (do not modify it).
+ *
+ * - `jsonSchema` tools: that schema, unchanged (the same object), with the tool's `strict` flag. When `strict` is
+ *   true the schema must already be strict-mode compatible (see `checkStrictSchema`): it is checked, never rewritten.
+ * - Zod tools: `zodToJSONSchema(tool.schema)`; when `strict` is true, made strict (`toStrictJSONSchema`) and the
+ *   schema before the transform returned as `original`, so validation can strip the synthetic `null`s.
+ *
+ * @throws ToolDefinitionError naming the tool (and the JSON path) when the schema cannot be sent: the root is not an
+ *   object (`code: 'tool_schema_invalid'`), the Zod schema cannot be converted (`tool_schema_invalid`, the
+ *   `SchemaConversionError` as `cause`), or strict mode cannot express it (`tool_schema_not_strict`, the
+ *   `StrictSchemaError` as `cause`).
  */
 export function toolParameters(tool: AnyWorkerAgentTool): ToolParameters {
-  // TODO(runtime-schema helper): implement with zodToJSONSchema + strict transform, memoised in a WeakMap.
-  return { parameters: tool.jsonSchema ?? { type: 'object', properties: {} }, strict: tool.strict };
+  const cached = computed.get(tool);
+  if (cached !== undefined) return cached;
+  const result = tool.jsonSchema === undefined ? fromZod(tool) : fromJsonSchema(tool, tool.jsonSchema);
+  computed.set(tool, result);
+  return result;
+}
+
+function fromJsonSchema(tool: AnyWorkerAgentTool, jsonSchema: JSONObject): ToolParameters {
+  if (!isJSONObject(jsonSchema) || jsonSchema['type'] !== 'object') {
+    const found = isJSONObject(jsonSchema) ? JSON.stringify(jsonSchema['type'] ?? null) : typeof jsonSchema;
+    throw new ToolDefinitionError(tool.name, `jsonSchema must be an object schema ({ "type": "object", ... }), got type ${found}.`, {
+      path: '$',
+      code: 'tool_schema_invalid',
+    });
+  }
+  if (tool.strict) {
+    const issues = checkStrictSchema(jsonSchema);
+    if (issues.length > 0) throw notStrict(tool, new StrictSchemaError(issues), 'jsonSchema is sent unchanged, so it must already be strict-mode compatible, or set strict: false');
+  }
+  // Sent unchanged: the very object the adapter gave (not copied, not frozen: it is the adapter's).
+  return Object.freeze({ parameters: jsonSchema, strict: tool.strict });
+}
+
+function fromZod(tool: AnyWorkerAgentTool): ToolParameters {
+  let converted: JSONObject;
+  try {
+    converted = zodToJSONSchema(tool.schema);
+  } catch (error) {
+    if (!(error instanceof SchemaConversionError)) throw error;
+    throw new ToolDefinitionError(tool.name, error.message, { path: '$', code: 'tool_schema_invalid', cause: error });
+  }
+  if (!tool.strict) return Object.freeze({ parameters: converted, strict: false });
+  let parameters: JSONObject;
+  try {
+    parameters = toStrictJSONSchema(converted);
+  } catch (error) {
+    if (!(error instanceof StrictSchemaError)) throw error;
+    throw notStrict(tool, error, 'change the schema or set strict: false');
+  }
+  return Object.freeze({ parameters: deepFreeze(parameters), strict: true, original: converted });
+}
+
+function notStrict(tool: AnyWorkerAgentTool, error: StrictSchemaError, advice: string): ToolDefinitionError {
+  const first = error.issues[0];
+  const more = error.issues.length > 1 ? ` (${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''}: see cause.issues)` : '';
+  return new ToolDefinitionError(tool.name, `strict: true but ${first?.message ?? 'the schema is not strict-mode compatible.'}${more} To fix: ${advice}.`, {
+    path: error.path,
+    code: 'tool_schema_not_strict',
+    cause: error,
+  });
 }
