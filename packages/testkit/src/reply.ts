@@ -45,7 +45,6 @@ function messageItem(text: string): OutputItemSpec {
   return {
     type: 'message',
     role: 'assistant',
-    status: 'completed',
     content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
   };
 }
@@ -98,7 +97,6 @@ export const reply = {
         ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
         name: call.name,
         arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
-        status: 'completed',
       });
     }
     return response(output, options);
@@ -113,7 +111,6 @@ export const reply = {
           ...(spec.callId === undefined ? {} : { call_id: spec.callId }),
           execution: spec.execution ?? 'client',
           arguments: spec.arguments,
-          status: 'completed',
         },
       ],
       spec,
@@ -185,7 +182,7 @@ export const reply = {
     return { ...step, cutAfterEvents: options.afterEvents };
   },
 
-  /** The given step, with `delayMs` before the JSON body and before every stream event; a client disconnect stops it. */
+  /** The given step, with `delayMs` before a JSON body or between two stream events; a client disconnect stops it. */
   slow<T extends StepReply>(step: T, options: { delayMs: number }): T {
     return { ...step, delayMs: options.delayMs };
   },

@@ -119,7 +119,7 @@ function createExchange(response: ServerResponse, timers: Set<() => void>): Exch
 async function writeStream(exchange: Exchange, events: StreamEvent[], step: StepReply): Promise<void> {
   const { response } = exchange;
   const delayMs = step.delayMs ?? 0;
-  if (!(await exchange.wait(delayMs))) return;
+  if (exchange.isClosed()) return;
   response.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -135,7 +135,10 @@ async function writeStream(exchange: Exchange, events: StreamEvent[], step: Step
     if (sequenceNumber > 0 && !(await exchange.wait(delayMs))) return;
     if (exchange.isClosed()) return;
     const data = JSON.stringify({ ...event, sequence_number: sequenceNumber });
-    response.write(`event: ${event.type}\ndata: ${data}\n\n`);
+    const frame = `event: ${event.type}\ndata: ${data}\n\n`;
+    // A stream that will be cut waits for each frame to reach the socket, so the cut loses nothing already "sent".
+    if (step.cutAfterEvents === undefined) response.write(frame);
+    else await new Promise<void>((resolve) => response.write(frame, () => resolve()));
   }
   if (step.cutAfterEvents !== undefined && step.cutAfterEvents < events.length) {
     response.socket?.destroy();

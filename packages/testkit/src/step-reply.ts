@@ -15,7 +15,7 @@ export interface StepReplyCommon {
   usage?: UsageOptions;
   /** Model name echoed in the response (default: the server's `model` option, then the request's `model`). */
   model?: string;
-  /** Delay before the JSON body and before every stream event. */
+  /** Delay before a JSON body, or between two stream events. */
   delayMs?: number;
   /** Destroy the socket after this many stream events (JSON: after half of the body). */
   cutAfterEvents?: number;
