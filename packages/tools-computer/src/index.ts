@@ -1,0 +1,13 @@
+export { createComputerTools } from './create-computer-tools.js';
+export type { ComputerContext, ComputerToolContext } from './computer-context.js';
+export { DEFAULT_COMPUTER_LIMITS } from './computer-limits.js';
+export type { ComputerLimits } from './computer-limits.js';
+export { commandEnvironment, DEFAULT_COMMAND_PATH, mcporterBinDir, mcporterConfigPath } from './command-environment.js';
+export { ComputerToolError, PathOutsideHomeError } from './errors.js';
+export type { CommandDetails, CommandParams } from './command-tool.js';
+export type { ReadFileDetails, ReadFileParams } from './read-file-tool.js';
+export type { ListFilesDetails, ListFilesParams } from './list-files-tool.js';
+export type { SearchFilesDetails, SearchFilesParams } from './search-files-tool.js';
+export type { WriteFileDetails, WriteFileParams } from './write-file-tool.js';
+export type { EditFileDetails, EditFileParams } from './edit-file-tool.js';
+export type { ToolErrorDetails } from './tool-error-result.js';

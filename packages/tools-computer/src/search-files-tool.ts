@@ -1,0 +1,125 @@
+import { constants } from 'node:fs';
+import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
+import { z } from 'zod';
+import type { ComputerToolContext } from './computer-context.js';
+import { openInHome } from './confine-path.js';
+import { ComputerToolError } from './errors.js';
+import { decodeText } from './file-kind.js';
+import { fsErrorToToolError } from './fs-error-message.js';
+import { globInHome, IGNORED_FOLDERS } from './glob-in-home.js';
+import { displayPath } from './home-folder.js';
+import { plural, shortLabel } from './labels.js';
+import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
+
+/** The parameters of `search_files`. */
+export interface SearchFilesParams {
+  regex: string;
+  path?: string | undefined;
+  glob?: string | undefined;
+  case_insensitive?: boolean | undefined;
+}
+
+/** Details of a `search_files` call. */
+export type SearchFilesDetails =
+  | { regex: string; matches: number; filesSearched: number; filesWithMatches: number; skipped: number; capped: boolean }
+  | ToolErrorDetails;
+
+const SEARCH_LINE_LENGTH = 300;
+
+/**
+ * The `search_files` tool: a regular expression over the text files under a folder of the home,
+ * answering `file:line: text` lines, capped; binary and oversized files are skipped. Read-only and parallel.
+ */
+export function createSearchFilesTool(context: ComputerToolContext): WorkerAgentTool<SearchFilesParams, SearchFilesDetails> {
+  const { home, limits } = context;
+  return defineWorkerTool({
+    name: 'search_files',
+    description:
+      'Search the text files in the home folder for a regular expression (JavaScript syntax), line by line. ' +
+      `Answers "path:line: text" lines, at most ${limits.maxSearchResults}. Binary files, files over ${Math.round(limits.maxSearchFileBytes / 1024 / 1024)} MiB and ${IGNORED_FOLDERS.join(' / ')} are skipped.`,
+    schema: z.object({
+      regex: z.string().min(1).describe('The regular expression to look for, like "TODO|FIXME" or "function \\\\w+Tool".'),
+      path: z.string().optional().describe('The folder to search, relative to the home folder (default the home).'),
+      glob: z.string().optional().describe('Only search files matching this glob, relative to path (default "**/*").'),
+      case_insensitive: z.boolean().optional().describe('Ignore case (default false).'),
+    }),
+    executionMode: 'parallel',
+    isReadOnly: true,
+    describeActivity: (params) => `Searching for ${shortLabel(params.regex, 40)}`,
+    describeCompletedActivity: (params, result) => {
+      const details = result.details;
+      if (details === undefined || 'error' in details) return `Could not search for ${shortLabel(params.regex, 40)}`;
+      return `Searched for ${shortLabel(params.regex, 40)} (${plural(details.matches, 'match').replace(/matchs$/, 'matches')} in ${plural(details.filesWithMatches, 'file')})`;
+    },
+    execute: async (params, call): Promise<AgentToolResult<SearchFilesDetails>> => {
+      try {
+        let regex: RegExp;
+        try {
+          regex = new RegExp(params.regex, params.case_insensitive === true ? 'i' : '');
+        } catch (error) {
+          throw new ComputerToolError('regex_invalid', `The regular expression is not valid: ${(error as Error).message}`);
+        }
+        const { entries } = await globInHome(context, {
+          folder: params.path,
+          pattern: params.glob ?? '**/*',
+          onlyFiles: true,
+          includeIgnored: false,
+          signal: call.signal,
+        });
+        const lines: string[] = [];
+        let filesSearched = 0;
+        let filesWithMatches = 0;
+        let skipped = 0;
+        let capped = false;
+        for (const file of entries) {
+          if (capped || call.signal.aborted) break;
+          const text = await readSearchable(context, file);
+          if (text === undefined) {
+            skipped += 1;
+            continue;
+          }
+          filesSearched += 1;
+          const shown = displayPath(home, file);
+          let found = false;
+          const fileLines = text.split('\n');
+          for (let index = 0; index < fileLines.length; index += 1) {
+            const line = fileLines[index] ?? '';
+            if (!regex.test(line)) continue;
+            if (lines.length >= limits.maxSearchResults) {
+              capped = true;
+              break;
+            }
+            found = true;
+            const trimmed = line.length > SEARCH_LINE_LENGTH ? `${line.slice(0, SEARCH_LINE_LENGTH)}…` : line;
+            lines.push(`${shown}:${index + 1}: ${trimmed}`);
+          }
+          if (found) filesWithMatches += 1;
+        }
+        const details = { regex: params.regex, matches: lines.length, filesSearched, filesWithMatches, skipped, capped };
+        if (lines.length === 0) {
+          return { content: `No matches for /${params.regex}/ in ${plural(filesSearched, 'file')}${skipped > 0 ? ` (${skipped} binary or large files skipped)` : ''}.`, details };
+        }
+        if (capped) lines.push(`[Stopped at ${limits.maxSearchResults} matches. Narrow the regex, the path or the glob.]`);
+        return { content: lines.join('\n'), details };
+      } catch (error) {
+        return toolErrorResult(fsErrorToToolError(error, params.path ?? '.'));
+      }
+    },
+  });
+}
+
+/** A file's text, or `undefined` when it is binary, too large, unreadable, or resolves outside the home. */
+async function readSearchable(context: ComputerToolContext, file: string): Promise<string | undefined> {
+  try {
+    const handle = await openInHome(context.home, file, constants.O_RDONLY, file);
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile() || stats.size > context.limits.maxSearchFileBytes) return undefined;
+      return decodeText(await handle.readFile());
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
