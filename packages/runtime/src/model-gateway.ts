@@ -20,7 +20,7 @@ export interface ModelRequest {
 /** What came back for one step. */
 export interface ModelResponse {
   id: string;
-  status: 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'queued' | 'in_progress';
+  status: OpenAI.Responses.ResponseStatus;
   output: ResponseOutputItem[];
   /** Why the response was cut short, when `status` is `incomplete`. */
   incompleteReason?: string;
@@ -30,7 +30,7 @@ export interface ModelResponse {
 /** Callbacks and signal for one model call. */
 export interface ModelCallOptions {
   signal?: AbortSignal;
-  /** Called with each streamed text delta. */
+  /** Called with each streamed text delta (`response.output_text.delta`), in order. */
   onTextDelta?: (delta: string) => void;
 }
 
