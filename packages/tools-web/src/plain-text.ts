@@ -1,0 +1,68 @@
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+};
+
+/** Turns a provider's snippet (which may hold `<strong>` tags and HTML entities) into one line of plain text. */
+export function plainText(value: string): string {
+  const withoutTags = value.replace(/<[^>]*>/g, '');
+  const decoded = withoutTags.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, entity: string) => {
+    if (entity[0] === '#') {
+      const codePoint = entity[1] === 'x' || entity[1] === 'X' ? Number.parseInt(entity.slice(2), 16) : Number.parseInt(entity.slice(1), 10);
+      return Number.isFinite(codePoint) && codePoint > 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : match;
+    }
+    return NAMED_ENTITIES[entity.toLowerCase()] ?? match;
+  });
+  return decoded.replace(/\s+/g, ' ').trim();
+}
+
+/** Cuts text to at most `max` characters, ending with `…` when cut. */
+export function truncateText(value: string, max: number): string {
+  if (value.length <= max) return value;
+  return `${value.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
+}
+
+/** A size for people: `512 B`, `12 KB`, `3.4 MB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** A URL for labels: host and path without the scheme, query or trailing slash (`example.com/page`). */
+export function displayUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return truncateText(value, 80);
+  }
+  const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
+  return truncateText(`${url.host}${path}`, 80);
+}
+
+/**
+ * A date as the model should read it: `YYYY-MM-DD` when the value is a parseable timestamp,
+ * otherwise the provider's text (`3 days ago`); undefined for empty values.
+ */
+export function normaliseDate(value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  if (/\d{4}-\d{2}-\d{2}/.test(trimmed) || /\b\d{4}\b.*\d{1,2}:\d{2}/.test(trimmed)) {
+    const time = Date.parse(trimmed);
+    if (!Number.isNaN(time)) return new Date(time).toISOString().slice(0, 10);
+  }
+  return trimmed;
+}

@@ -1,0 +1,155 @@
+import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
+import { z } from 'zod';
+import { WebFetchError } from './errors.js';
+import { fetchWebResource, type FetchPolicy } from './fetch-web-resource.js';
+import { normaliseHostName } from './host-policy.js';
+import { paginateText } from './paginate-text.js';
+import { displayUrl, formatBytes } from './plain-text.js';
+import { isReadableMediaType, mediaTypeOf, renderContent } from './render-content.js';
+import { systemLookup, type HostLookup } from './vet-host.js';
+
+/** Settings of the web_fetch tool. */
+export interface WebFetchSettings {
+  /** The whole fetch's deadline in ms, redirects included (default 20_000). */
+  timeoutMs?: number;
+  /** Stop reading a body after this many (decoded) bytes (default 2 MiB). */
+  maxBytes?: number;
+  /** Redirects followed before giving up (default 5). */
+  maxRedirects?: number;
+  /** Host names or IP literals that skip the private-address refusal (e.g. `['127.0.0.1']` in tests, an intranet wiki). */
+  allowHosts?: string[];
+  /** The resolver used for the address checks and the connection (default: the system resolver). */
+  lookup?: HostLookup;
+  /** The User-Agent header. */
+  userAgent?: string;
+  /** Characters returned per call when the model gives no `max_length` (default 20_000). */
+  defaultMaxLength?: number;
+}
+
+/** What web_fetch records for logs and UIs. */
+export interface WebFetchDetails {
+  url: string;
+  finalUrl?: string;
+  redirects?: string[];
+  status?: number;
+  mediaType?: string;
+  kind?: 'html' | 'json' | 'text' | 'binary';
+  extraction?: 'article' | 'page';
+  /** Bytes of body read (decoded). */
+  bytes?: number;
+  /** Whether the body was cut at the size cap. */
+  truncated?: boolean;
+  offset?: number;
+  end?: number;
+  totalCharacters?: number;
+  nextOffset?: number;
+  error?: { code: string; message: string };
+}
+
+const webFetchParameters = z.object({
+  url: z.string().min(1).max(4000).describe('The absolute http:// or https:// URL to read.'),
+  offset: z.number().int().min(0).optional().describe('Character offset to start from, to continue a long page (default 0).'),
+  max_length: z.number().int().min(500).max(100_000).optional().describe('Most characters to return in this call (default 20000).'),
+});
+
+/** The web_fetch tool's validated parameters. */
+export type WebFetchParams = z.output<typeof webFetchParameters>;
+
+const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; AnkoleWebFetch/0.1; +https://github.com/ankole)';
+
+/**
+ * Builds the web_fetch tool: GETs a public http(s) URL (refusing private, loopback, link-local and
+ * metadata addresses after DNS resolution and on every redirect), and returns HTML as readable
+ * Markdown, JSON pretty-printed, text as is and other types described, in pages the model can
+ * continue with `offset`. Failures come back as error results; `execute` never throws.
+ */
+export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgentTool<WebFetchParams, WebFetchDetails> {
+  const timeoutMs = settings.timeoutMs ?? 20_000;
+  const defaultMaxLength = settings.defaultMaxLength ?? 20_000;
+  const policy: FetchPolicy = {
+    timeoutMs,
+    maxBytes: settings.maxBytes ?? 2 * 1024 * 1024,
+    maxRedirects: settings.maxRedirects ?? 5,
+    allowHosts: new Set((settings.allowHosts ?? []).map(normaliseHostName)),
+    lookup: settings.lookup ?? systemLookup,
+    userAgent: settings.userAgent ?? DEFAULT_USER_AGENT,
+    readBody: (headers) => isReadableMediaType(mediaTypeOf(headers)),
+  };
+  return defineWorkerTool({
+    name: 'web_fetch',
+    description:
+      'Read a web page or file by URL (http or https). HTML comes back as readable Markdown of the main content, JSON pretty-printed, ' +
+      'plain text as is; other types are only described. Long pages come in parts: pass the offset given at the end to continue.',
+    schema: webFetchParameters,
+    executionMode: 'parallel',
+    isReadOnly: true,
+    isDestructive: false,
+    timeoutMs: timeoutMs + 5_000,
+    describeActivity: (params) => `Fetching ${displayUrl(params.url)}`,
+    describeCompletedActivity: (params, result) => {
+      if (result.isError === true) return `Could not fetch ${displayUrl(params.url)}`;
+      return `Fetched ${displayUrl(params.url)} (${formatBytes(result.details?.bytes ?? 0)})`;
+    },
+    execute: async (params, context): Promise<AgentToolResult<WebFetchDetails>> => {
+      let resource;
+      try {
+        resource = await fetchWebResource(params.url, policy, context.signal);
+      } catch (error) {
+        const failure =
+          error instanceof WebFetchError
+            ? { code: error.code, message: error.message }
+            : { code: 'fetch_failed', message: `Could not fetch ${params.url}: ${error instanceof Error ? error.message : String(error)}` };
+        return { content: `web_fetch failed (${failure.code}): ${failure.message}`, details: { url: params.url, error: failure }, isError: true };
+      }
+
+      const rendered = renderContent({ headers: resource.headers, body: resource.body, bodyRead: resource.bodyRead, url: resource.finalUrl });
+      const page = paginateText(rendered.text, params.offset ?? 0, params.max_length ?? defaultMaxLength);
+      const failed = resource.status >= 400;
+      const details: WebFetchDetails = {
+        url: params.url,
+        finalUrl: resource.finalUrl,
+        redirects: resource.redirects,
+        status: resource.status,
+        mediaType: rendered.mediaType,
+        kind: rendered.kind,
+        ...(rendered.extraction === undefined ? {} : { extraction: rendered.extraction }),
+        bytes: resource.body.length,
+        truncated: resource.truncated,
+        offset: page.offset,
+        end: page.end,
+        totalCharacters: page.total,
+        ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }),
+      };
+
+      const header: string[] = [];
+      header.push(resource.redirects.length > 0 ? `URL: ${resource.finalUrl} (redirected from ${params.url})` : `URL: ${resource.finalUrl}`);
+      if (failed) header.push(`HTTP ${resource.status} ${resource.statusText}`.trimEnd());
+      if (rendered.title !== undefined) header.push(`Title: ${rendered.title}`);
+      const sizeNote = resource.truncated ? `, cut at the ${formatBytes(policy.maxBytes)} size limit` : '';
+      header.push(`Content-Type: ${rendered.mediaType} (${formatBytes(resource.body.length)}${sizeNote})`);
+
+      let body: string;
+      let footer = '';
+      if (rendered.kind === 'binary') {
+        body = rendered.text;
+      } else if (page.total === 0) {
+        body = '(The page has no readable text.)';
+      } else if (page.text === '') {
+        body = `(Offset ${params.offset ?? 0} is past the end: the content has ${page.total} characters.)`;
+      } else {
+        body = page.text;
+        footer =
+          page.nextOffset === undefined
+            ? page.offset > 0
+              ? `\n\n[End of content: characters ${page.offset}-${page.end} of ${page.total}.]`
+              : ''
+            : `\n\n[Showing characters ${page.offset}-${page.end} of ${page.total}. To continue, call web_fetch with url ${JSON.stringify(params.url)} and offset ${page.nextOffset}.]`;
+      }
+      return {
+        content: `${header.join('\n')}\n\n${body}${footer}`,
+        details,
+        ...(failed ? { isError: true } : {}),
+      };
+    },
+  });
+}
