@@ -13,12 +13,17 @@ import type {
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const EXECUTION_MODES: readonly ExecutionMode[] = ['parallel', 'sequential'];
-const anyObject = z.record(z.string(), z.unknown());
 
 /**
- * Builds a `WorkerAgentTool` from its definition, filling defaults and checking it once, here:
- * the name, the namespace, and that the schema can be sent (strict-mode compatible when `strict`).
- * @throws ToolDefinitionError when the definition cannot be used (the message names the tool and the JSON path).
+ * Builds a frozen `WorkerAgentTool` from its definition, filling defaults (`strict: false`, `executionMode:
+ * 'sequential'`, `deferLoading`, `isReadOnly`, `isDestructive`: false) and checking it once, here: the name and the
+ * namespace (`^[a-zA-Z0-9_-]{1,64}$`), the description, the functions, and that the schema can be sent
+ * (`toolParameters`: an object root, convertible, strict-mode compatible when `strict`). `execute`,
+ * `describeActivity` and `describeCompletedActivity` receive `z.output` of the schema (`Record<string, unknown>`
+ * for `jsonSchema` tools).
+ * @throws ToolDefinitionError when the definition cannot be used (the message names the tool and, for schema
+ *   problems, the JSON path; `code` is `tool_name_invalid`, `tool_schema_invalid`, `tool_schema_not_strict` or
+ *   `tool_definition_invalid`).
  */
 export function defineWorkerTool<TSchema extends z.ZodType, TDetails = unknown>(
   definition: ZodWorkerToolDefinition<TSchema, TDetails>,
@@ -47,7 +52,19 @@ export function defineWorkerTool(
   if (typeof definition.describeActivity !== 'function') {
     throw new ToolDefinitionError(name, 'describeActivity must be a function.');
   }
-  const schema = definition.schema ?? (definition.jsonSchema === undefined ? undefined : anyObject);
+  if (definition.describeCompletedActivity !== undefined && typeof definition.describeCompletedActivity !== 'function') {
+    throw new ToolDefinitionError(name, 'describeCompletedActivity must be a function when given.');
+  }
+  if (definition.namespaceDescription !== undefined && typeof definition.namespaceDescription !== 'string') {
+    throw new ToolDefinitionError(name, 'namespaceDescription must be a string when given.');
+  }
+  if (definition.schema !== undefined && !isZodSchema(definition.schema)) {
+    throw new ToolDefinitionError(name, 'schema must be a Zod schema (z.object({...})); for a plain JSON Schema use jsonSchema.');
+  }
+  if (definition.jsonSchema !== undefined && (typeof definition.jsonSchema !== 'object' || definition.jsonSchema === null || Array.isArray(definition.jsonSchema))) {
+    throw new ToolDefinitionError(name, 'jsonSchema must be a JSON Schema object ({ "type": "object", ... }).', { path: '$', code: 'tool_schema_invalid' });
+  }
+  const schema = definition.schema ?? (definition.jsonSchema === undefined ? undefined : z.record(z.string(), z.unknown()));
   if (schema === undefined) throw new ToolDefinitionError(name, 'either schema (Zod) or jsonSchema is required.');
 
   const tool: AnyWorkerAgentTool = Object.freeze({
@@ -70,6 +87,10 @@ export function defineWorkerTool(
   // Convert (and, for strict tools, check) the schema now, so a bad schema fails at definition time.
   toolParameters(tool);
   return tool;
+}
+
+function isZodSchema(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && typeof (value as { safeParse?: unknown }).safeParse === 'function' && '_zod' in value;
 }
 
 function checkName(name: unknown): string {
