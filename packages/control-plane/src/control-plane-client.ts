@@ -1,0 +1,136 @@
+/** `active` until cancelled, or `completed` once a one-time schedule has fired. */
+export type ScheduleStatus = 'active' | 'cancelled' | 'completed';
+
+/** A schedule: a prompt that starts a turn for its agent at cron times or once at a date-time. */
+export interface ScheduleRecord {
+  id: string;
+  agentId: string;
+  title: string;
+  prompt: string;
+  kind: 'cron' | 'once';
+  /** The cron expression (`kind: 'cron'`). */
+  cron: string | null;
+  /** The IANA time zone the cron expression is read in (`kind: 'cron'`). */
+  timeZone: string | null;
+  /** The one-time date-time, ISO 8601 (`kind: 'once'`). */
+  runAt: string | null;
+  status: ScheduleStatus;
+  /** When it runs in words ("At 09:00, Monday through Friday (Europe/Paris)"). */
+  description: string;
+  /** The next run times, ISO 8601, soonest first; empty when it will not run again. */
+  nextRunTimes: string[];
+  lastFiredAt: string | null;
+  fireCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A job's life: `queued` → `running` → `succeeded` | `failed`; `cancelled` from `queued` or `running`. */
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** A background agent job (or a turn started by a schedule): a turn some worker runs later. */
+export interface JobRecord {
+  id: string;
+  agentId: string;
+  /** `background` (started by a tool or a person) or `scheduled` (started by a schedule firing). */
+  kind: 'background' | 'scheduled';
+  /** The schedule that started it (`kind: 'scheduled'`). */
+  scheduleId: string | null;
+  title: string;
+  prompt: string;
+  /** Whether the job's turn may start background jobs itself (never for background jobs). */
+  allowJobs: boolean;
+  status: JobStatus;
+  /** The turn's final answer once it succeeded. */
+  finalAnswer: string | null;
+  /** What went wrong once it failed. */
+  error: string | null;
+  /** How many times a worker claimed it. */
+  attempts: number;
+  workerId: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string;
+}
+
+/** A job a worker claimed: run its turn, heartbeat while running, then complete or fail it with the lease token. */
+export interface ClaimedJob extends JobRecord {
+  /** Proves the claim: complete, fail, heartbeat and release need it. */
+  leaseToken: string;
+}
+
+/** What a heartbeat tells the worker. */
+export interface HeartbeatResult {
+  /** `false` when the worker must stop the turn: the job was cancelled or another worker holds it now. */
+  keepRunning: boolean;
+  status: JobStatus;
+}
+
+/** Creates a cron schedule (`cron`, optional `timeZone`) or a one-time one (`runAt`). */
+export interface CreateScheduleInput {
+  agentId: string;
+  prompt: string;
+  title?: string | undefined;
+  cron?: string | undefined;
+  timeZone?: string | undefined;
+  runAt?: string | undefined;
+}
+
+/** Starts a background job. */
+export interface StartJobInput {
+  agentId: string;
+  prompt: string;
+  title?: string | undefined;
+}
+
+/** Schedules: every call carries the agent id; an agent sees and cancels only its own. */
+export interface ScheduleApi {
+  /** @throws ControlPlaneInputError for an invalid cron, time zone, past date, too frequent cron, or too many schedules. */
+  create(input: CreateScheduleInput): Promise<ScheduleRecord>;
+  /** The agent's schedules, newest first; cancelled and completed ones only with `includeInactive`. */
+  list(input: { agentId: string; includeInactive?: boolean | undefined }): Promise<ScheduleRecord[]>;
+  /** @throws ControlPlaneNotFoundError when the agent has no schedule with that id. */
+  get(input: { agentId: string; scheduleId: string }): Promise<ScheduleRecord>;
+  /** Cancels it (no more runs); cancelling an inactive schedule returns it unchanged. @throws ControlPlaneNotFoundError */
+  cancel(input: { agentId: string; scheduleId: string }): Promise<ScheduleRecord>;
+}
+
+/** Background jobs: every call carries the agent id; an agent sees and cancels only its own. */
+export interface JobApi {
+  /** Queues a job. @throws ControlPlaneInputError for invalid input or too many unfinished jobs. */
+  start(input: StartJobInput): Promise<JobRecord>;
+  /** @throws ControlPlaneNotFoundError when the agent has no job with that id. */
+  get(input: { agentId: string; jobId: string }): Promise<JobRecord>;
+  /** The agent's jobs, newest first, optionally only some statuses. */
+  list(input: { agentId: string; status?: JobStatus[] | undefined; limit?: number | undefined }): Promise<JobRecord[]>;
+  /**
+   * Cancels a queued or running job (a running turn is aborted at its worker's next heartbeat);
+   * a finished job is returned unchanged. @throws ControlPlaneNotFoundError
+   */
+  cancel(input: { agentId: string; jobId: string }): Promise<JobRecord>;
+}
+
+/** The calls a worker makes to take and finish work. */
+export interface WorkApi {
+  /** Claims the next queued job (background or scheduled), or `null` when there is none. */
+  claim(input: { workerId: string }): Promise<ClaimedJob | null>;
+  /** Extends the claim; says whether to keep running (not when cancelled or claimed by another worker). */
+  heartbeat(input: { jobId: string; leaseToken: string }): Promise<HeartbeatResult>;
+  /** Stores the final answer: `succeeded` (unless cancelled meanwhile). Returns the job as stored. */
+  complete(input: { jobId: string; leaseToken: string; finalAnswer: string }): Promise<JobRecord>;
+  /** Stores the failure: `failed` (unless cancelled meanwhile); not retried. Returns the job as stored. */
+  fail(input: { jobId: string; leaseToken: string; error: string }): Promise<JobRecord>;
+  /** Hands a running job back to the queue unfinished (graceful shutdown): another worker runs it. */
+  release(input: { jobId: string; leaseToken: string }): Promise<JobRecord>;
+}
+
+/**
+ * The RPC surface tools and workers use. In process (`createControlPlane`) or, later, over HTTP:
+ * every argument and result is plain JSON data.
+ */
+export interface ControlPlaneClient {
+  readonly schedules: ScheduleApi;
+  readonly jobs: JobApi;
+  readonly work: WorkApi;
+}

@@ -1,0 +1,155 @@
+import type { ControlPlaneClient } from './control-plane-client.js';
+import { defaultDataDir } from './default-data-dir.js';
+import { ControlPlaneFailure, ControlPlaneInputError } from './errors.js';
+import { failAbandonedJobs, fireDueSchedules } from './fire-due-schedules.js';
+import { createJobApi } from './job-api.js';
+import { checkSchemaName, migrate } from './migrations.js';
+import { createPGliteDriver } from './pglite-driver.js';
+import { createPostgresDriver } from './postgres-driver.js';
+import { createScheduleApi } from './schedule-api.js';
+import type { SqlDriver } from './sql-driver.js';
+import { startTurnQueue } from './turn-queue.js';
+import { createWorkApi } from './work-api.js';
+
+/** Options of `createControlPlane`. Give one of `driver`, `databaseUrl` or `dataDir` (default: PGlite in `defaultDataDir()`). */
+export interface ControlPlaneOptions {
+  /** A driver you created (you close it). */
+  driver?: SqlDriver;
+  /** A PostgreSQL server (`DATABASE_URL`), through node-postgres. */
+  databaseUrl?: string;
+  /** The embedded PGlite database's folder (default `defaultDataDir()`). */
+  dataDir?: string;
+  /** The schema of the control plane's tables (default `ankole`); pg-boss uses `<schema>_queue`. */
+  schema?: string;
+  /** Refuse cron schedules that run more often than this, in seconds (default 300). */
+  minScheduleIntervalSeconds?: number;
+  /** Most active schedules per agent (default 50). */
+  maxActiveSchedulesPerAgent?: number;
+  /** Most queued or running jobs per agent (default 20). */
+  maxUnfinishedJobsPerAgent?: number;
+  /** A claim expires this long after the last heartbeat; then another worker retries the job (default 60). */
+  leaseSeconds?: number;
+  /** Most claims of one job, crash recoveries included (default 3). */
+  maxAttempts?: number;
+  /**
+   * Run the background duties in this process: firing due schedules, expiring lost claims and
+   * failing abandoned jobs (default `true`; a CLI that only lists or cancels passes `false`).
+   */
+  background?: boolean;
+  /** How often due schedules are fired, in ms (default 1000). */
+  timerIntervalMs?: number;
+  /** How often lost claims are expired, in seconds (default 10). */
+  maintenanceIntervalSeconds?: number;
+  /** Errors of the background duties (default: ignored; they are retried on the next round). */
+  onError?: (error: unknown) => void;
+}
+
+/** A running control plane: the client and its lifecycle. */
+export interface ControlPlane {
+  /** The RPC surface for tools and workers. */
+  readonly client: ControlPlaneClient;
+  readonly driver: SqlDriver;
+  readonly schema: string;
+  /** Fires the due schedules now (the background timer does it every `timerIntervalMs`). */
+  fireDueSchedules(): Promise<number>;
+  /** Stops the background duties and pg-boss, and closes the database if this control plane opened it. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, applies migrations (safe when processes start at once), starts pg-boss and
+ * the background duties, and returns the in-process client.
+ * @throws ControlPlaneInputError for bad options; ControlPlaneFailure when the database or pg-boss cannot start.
+ */
+export async function createControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
+  const schema = checkSchemaName(options.schema ?? 'ankole');
+  const sources = [options.driver, options.databaseUrl, options.dataDir].filter((source) => source !== undefined);
+  if (sources.length > 1) {
+    throw new ControlPlaneInputError('options_invalid', 'Give only one of driver, databaseUrl or dataDir to createControlPlane.');
+  }
+  const leaseSeconds = positive(options.leaseSeconds ?? 60, 'leaseSeconds');
+  const background = options.background ?? true;
+  const onError = options.onError ?? (() => {});
+  const ownsDriver = options.driver === undefined;
+  const driver =
+    options.driver ??
+    (options.databaseUrl !== undefined
+      ? createPostgresDriver({ connectionString: options.databaseUrl })
+      : await createPGliteDriver({ dataDir: options.dataDir ?? defaultDataDir() }));
+
+  let queue;
+  try {
+    await migrate(driver, { schema });
+    queue = await startTurnQueue({
+      driver,
+      schema: `${schema}_queue`,
+      leaseSeconds,
+      maxAttempts: positive(options.maxAttempts ?? 3, 'maxAttempts'),
+      maintenance: background,
+      maintenanceIntervalSeconds: positive(options.maintenanceIntervalSeconds ?? 10, 'maintenanceIntervalSeconds'),
+      onError,
+    });
+  } catch (error) {
+    if (ownsDriver) await driver.close().catch(() => {});
+    if (error instanceof ControlPlaneFailure || error instanceof ControlPlaneInputError) throw error;
+    throw new ControlPlaneFailure('database_unavailable', `The control plane could not open its database: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const turnQueue = queue;
+
+  const client: ControlPlaneClient = Object.freeze({
+    schedules: createScheduleApi({
+      driver,
+      schema,
+      minIntervalSeconds: options.minScheduleIntervalSeconds ?? 300,
+      maxActivePerAgent: options.maxActiveSchedulesPerAgent ?? 50,
+    }),
+    jobs: createJobApi({ driver, schema, queue: turnQueue, maxUnfinishedPerAgent: options.maxUnfinishedJobsPerAgent ?? 20 }),
+    work: createWorkApi({ driver, schema, queue: turnQueue }),
+  });
+
+  const fire = () => fireDueSchedules({ driver, schema, queue: turnQueue });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  let lastSweep = 0;
+  const tick = () => {
+    running = (async () => {
+      try {
+        await fire();
+        if (Date.now() - lastSweep >= (options.maintenanceIntervalSeconds ?? 10) * 1000) {
+          lastSweep = Date.now();
+          await failAbandonedJobs({ driver, schema, queue: turnQueue, leaseSeconds });
+        }
+      } catch (error) {
+        if (!closed) onError(error);
+      }
+    })().finally(() => {
+      if (!closed) timer = setTimeout(tick, options.timerIntervalMs ?? 1000);
+    });
+  };
+  if (background) timer = setTimeout(tick, 0);
+
+  return {
+    client,
+    driver,
+    schema,
+    fireDueSchedules: fire,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      await running;
+      await turnQueue.stop();
+      if (ownsDriver) await driver.close();
+    },
+  };
+}
+
+function positive(value: number, name: string): number {
+  if (!(Number.isFinite(value) && value > 0)) {
+    throw new ControlPlaneInputError('options_invalid', `${name} must be a positive number, got ${String(value)}.`, { field: name });
+  }
+  return value;
+}

@@ -1,0 +1,38 @@
+import { RuntimeFailure, UsageError } from '@core/runtime';
+import type { AnkoleErrorOptions } from '@core/runtime';
+
+/**
+ * A request the control plane refuses: invalid input, a bad cron expression, a time in the past,
+ * a schedule that fires too often. The message says what was wrong and what to do; `code` is stable.
+ */
+export class ControlPlaneInputError extends UsageError {
+  /** The input field that was wrong, when there is one (`cron`, `runAt`, ...). */
+  readonly field: string | undefined;
+
+  constructor(code: string, message: string, options: AnkoleErrorOptions & { field?: string } = {}) {
+    super(code, message, options);
+    this.field = options.field;
+  }
+}
+
+/** No schedule or job with that id belongs to the agent (another agent's id is reported the same way). */
+export class ControlPlaneNotFoundError extends UsageError {
+  readonly resource: 'schedule' | 'job';
+  readonly id: string;
+
+  constructor(resource: 'schedule' | 'job', id: string) {
+    super(
+      `${resource}_not_found`,
+      `No ${resource} with id "${id}" exists for this agent. List your ${resource}s to see the ids you can use.`,
+    );
+    this.resource = resource;
+    this.id = id;
+  }
+}
+
+/** The database or the queue failed, or the control plane is misconfigured or closed. */
+export class ControlPlaneFailure extends RuntimeFailure {
+  constructor(code: string, message: string, options: AnkoleErrorOptions = {}) {
+    super(code, message, options);
+  }
+}

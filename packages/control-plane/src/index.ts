@@ -1,0 +1,30 @@
+export { createControlPlane } from './create-control-plane.js';
+export type { ControlPlane, ControlPlaneOptions } from './create-control-plane.js';
+export type {
+  ClaimedJob,
+  ControlPlaneClient,
+  CreateScheduleInput,
+  HeartbeatResult,
+  JobApi,
+  JobRecord,
+  JobStatus,
+  ScheduleApi,
+  ScheduleRecord,
+  ScheduleStatus,
+  StartJobInput,
+  WorkApi,
+} from './control-plane-client.js';
+export { ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
+export { createPostgresDriver } from './postgres-driver.js';
+export type { PostgresDriverOptions } from './postgres-driver.js';
+export { createPGliteDriver } from './pglite-driver.js';
+export type { PGliteDriverOptions } from './pglite-driver.js';
+export type { SqlDriver, SqlExecutor, SqlResult } from './sql-driver.js';
+export { defaultDataDir } from './default-data-dir.js';
+export { migrate, MIGRATIONS } from './migrations.js';
+export type { Migration } from './migrations.js';
+export { describeCron, planCronSchedule, planOneTimeSchedule } from './schedule-timing.js';
+export type { CronPlanOptions, OneTimePlanOptions, ScheduleTiming } from './schedule-timing.js';
+export { pgBossDatabase, TURN_QUEUE } from './turn-queue.js';
+export { watchJobLease } from './watch-job-lease.js';
+export type { JobLease, WatchJobLeaseOptions } from './watch-job-lease.js';

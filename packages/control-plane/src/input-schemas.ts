@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { ControlPlaneInputError } from './errors.js';
+
+const agentId = z.string().trim().min(1, 'agentId must not be empty').max(200);
+const id = z.string().trim().min(1).max(100);
+const title = z.string().trim().min(1).max(200).optional();
+const prompt = z.string().trim().min(1, 'prompt must not be empty').max(20_000);
+const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+
+/** The control plane's input schemas: every RPC payload is parsed with one of these. */
+export const inputSchemas = {
+  createSchedule: z
+    .object({
+      agentId,
+      prompt,
+      title,
+      cron: z.string().trim().min(1).max(200).optional(),
+      timeZone: z.string().trim().min(1).max(100).optional(),
+      runAt: z.string().trim().min(1).max(100).optional(),
+    })
+    .refine((input) => (input.cron === undefined) !== (input.runAt === undefined), {
+      message: 'give exactly one of cron (a repeating schedule) or runAt (a one-time date-time)',
+    })
+    .refine((input) => input.timeZone === undefined || input.cron !== undefined, {
+      message: 'timeZone only applies to cron schedules (runAt carries its own offset)',
+      path: ['timeZone'],
+    }),
+  listSchedules: z.object({ agentId, includeInactive: z.boolean().optional() }),
+  scheduleRef: z.object({ agentId, scheduleId: id }),
+  startJob: z.object({ agentId, prompt, title }),
+  listJobs: z.object({ agentId, status: z.array(jobStatus).optional(), limit: z.number().int().min(1).max(500).optional() }),
+  jobRef: z.object({ agentId, jobId: id }),
+  claim: z.object({ workerId: z.string().trim().min(1).max(200) }),
+  lease: z.object({ jobId: id, leaseToken: id }),
+  complete: z.object({ jobId: id, leaseToken: id, finalAnswer: z.string().max(1_000_000) }),
+  fail: z.object({ jobId: id, leaseToken: id, error: z.string().max(100_000) }),
+} as const;
+
+/**
+ * Parses an RPC payload.
+ * @throws ControlPlaneInputError (`input_invalid`) naming each wrong field.
+ */
+export function parseInput<TSchema extends z.ZodType>(schema: TSchema, input: unknown, operation: string): z.output<TSchema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`);
+  throw new ControlPlaneInputError('input_invalid', `Invalid input to ${operation}: ${problems.join('; ')}.`, {
+    field: result.error.issues[0]?.path.join('.') || undefined,
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether an id can be a stored id (any other id cannot exist, so it is "not found"). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

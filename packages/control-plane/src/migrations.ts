@@ -1,0 +1,109 @@
+import { ControlPlaneInputError } from './errors.js';
+import type { SqlDriver } from './sql-driver.js';
+
+/** One versioned change to the control plane's tables. */
+export interface Migration {
+  version: number;
+  name: string;
+  /** The SQL, with `{schema}` standing for the (quoted-safe) schema name. */
+  sql: string;
+}
+
+/** The control plane's migrations, in order. Append new ones; never edit a released one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'schedules and jobs',
+    sql: `
+      CREATE TABLE {schema}.schedule (
+        id uuid PRIMARY KEY,
+        agent_id text NOT NULL,
+        title text NOT NULL,
+        prompt text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('cron', 'once')),
+        cron text,
+        time_zone text,
+        run_at timestamptz,
+        status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'cancelled', 'completed')),
+        next_run_at timestamptz,
+        last_fired_at timestamptz,
+        fire_count integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX schedule_agent_idx ON {schema}.schedule (agent_id, created_at);
+      CREATE INDEX schedule_due_idx ON {schema}.schedule (next_run_at) WHERE status = 'active';
+      CREATE TABLE {schema}.job (
+        id uuid PRIMARY KEY,
+        agent_id text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('background', 'scheduled')),
+        schedule_id uuid REFERENCES {schema}.schedule (id),
+        fire_at timestamptz,
+        title text NOT NULL,
+        prompt text NOT NULL,
+        allow_jobs boolean NOT NULL DEFAULT false,
+        status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+        final_answer text,
+        error text,
+        attempts integer NOT NULL DEFAULT 0,
+        worker_id text,
+        lease_token uuid,
+        heartbeat_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        started_at timestamptz,
+        finished_at timestamptz,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (schedule_id, fire_at)
+      );
+      CREATE INDEX job_agent_idx ON {schema}.job (agent_id, created_at);
+    `,
+  },
+];
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;
+
+/**
+ * Checks a schema name so it can be put into SQL as is.
+ * @throws ControlPlaneInputError (`schema_invalid`) for anything but lower-case letters, digits and `_`.
+ */
+export function checkSchemaName(schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new ControlPlaneInputError(
+      'schema_invalid',
+      `The schema name "${schema}" is invalid: use 1 to 44 lower-case letters, digits and "_", starting with a letter or "_".`,
+      { field: 'schema' },
+    );
+  }
+  return schema;
+}
+
+/**
+ * Applies the migrations not applied yet, in one transaction that first takes a transaction-level
+ * advisory lock on the schema, so processes starting at once apply each migration exactly once.
+ * Returns the versions it applied.
+ */
+export async function migrate(driver: SqlDriver, options: { schema: string; migrations?: readonly Migration[] }): Promise<number[]> {
+  const schema = checkSchemaName(options.schema);
+  const migrations = [...(options.migrations ?? MIGRATIONS)].sort((left, right) => left.version - right.version);
+  return driver.transaction(async (transaction) => {
+    await transaction.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`ankole.control-plane.migrate.${schema}`]);
+    await transaction.exec(
+      `CREATE SCHEMA IF NOT EXISTS ${schema};
+       CREATE TABLE IF NOT EXISTS ${schema}.migration (
+         version integer PRIMARY KEY,
+         name text NOT NULL,
+         applied_at timestamptz NOT NULL DEFAULT now()
+       );`,
+    );
+    const { rows } = await transaction.query<{ version: number }>(`SELECT version FROM ${schema}.migration`);
+    const applied = new Set(rows.map((row) => Number(row.version)));
+    const newlyApplied: number[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      await transaction.exec(migration.sql.replaceAll('{schema}', schema));
+      await transaction.query(`INSERT INTO ${schema}.migration (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      newlyApplied.push(migration.version);
+    }
+    return newlyApplied;
+  });
+}

@@ -1,0 +1,51 @@
+import { mkdir } from 'node:fs/promises';
+import type { SqlDriver, SqlExecutor, SqlResult } from './sql-driver.js';
+
+/** Options of `createPGliteDriver`. */
+export interface PGliteDriverOptions {
+  /** The folder holding the database (created when missing). Omit for an in-memory database. */
+  dataDir?: string;
+}
+
+interface PGliteLike {
+  query<T>(text: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
+  exec(text: string): Promise<Array<{ rows: unknown[]; affectedRows?: number }>>;
+}
+
+/**
+ * A `SqlDriver` on embedded PGlite (PostgreSQL compiled to WASM, in this process). One process
+ * at a time may open a data folder; use a PostgreSQL server to share a database between processes.
+ */
+export async function createPGliteDriver(options: PGliteDriverOptions = {}): Promise<SqlDriver> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+  const database = options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
+  let closed = false;
+
+  const executor = (target: PGliteLike): SqlExecutor => ({
+    async query<TRow>(text: string, params?: readonly unknown[]) {
+      const result = await target.query<TRow>(text, params === undefined ? undefined : [...params]);
+      return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
+    },
+    async exec<TRow>(text: string) {
+      const results = await target.exec(text);
+      const last = results.at(-1);
+      return { rows: (last?.rows ?? []) as TRow[], rowCount: last?.affectedRows ?? 0 } satisfies SqlResult<TRow>;
+    },
+  });
+  const main = executor(database as unknown as PGliteLike);
+
+  return {
+    kind: 'pglite',
+    query: main.query,
+    exec: main.exec,
+    transaction(work) {
+      return database.transaction((transaction) => work(executor(transaction as unknown as PGliteLike)));
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import PgBoss from 'pg-boss';
+import { ControlPlaneFailure } from './errors.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+
+/** The pg-boss queue every turn job (background or scheduled) goes through. */
+export const TURN_QUEUE = 'ankole-turns';
+
+/** Options of `startTurnQueue`. */
+export interface TurnQueueOptions {
+  driver: SqlDriver;
+  /** pg-boss's schema (its own tables). */
+  schema: string;
+  /** How long a claim lasts without a heartbeat before pg-boss expires it and another worker retries it. */
+  leaseSeconds: number;
+  /** Most claims of one job (crash recoveries included). */
+  maxAttempts: number;
+  /** Run pg-boss maintenance (expiry of lost claims) in this process. */
+  maintenance: boolean;
+  maintenanceIntervalSeconds: number;
+  onError: (error: unknown) => void;
+}
+
+/** The control plane's view of the pg-boss queue: ids in, ids out. */
+export interface TurnQueue {
+  /** Queues a job with the same id as its row, inside the caller's transaction. */
+  enqueue(executor: SqlExecutor, jobId: string): Promise<void>;
+  /** Claims the next job (SKIP LOCKED) and returns its id. */
+  fetch(): Promise<string | undefined>;
+  /** Marks the queue entry done. */
+  complete(jobId: string, output: Record<string, unknown>): Promise<void>;
+  /** Takes it out of the queue (whatever its state short of done). */
+  cancel(jobId: string): Promise<void>;
+  /** Puts an active entry back for another worker. */
+  requeue(jobId: string): Promise<void>;
+  /** Moves an active entry's expiry to `leaseSeconds` from now. */
+  extendLease(jobId: string): Promise<void>;
+  /** Ids of entries pg-boss gave up on (retries exhausted), among `jobIds`. */
+  failedAmong(jobIds: string[]): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+/**
+ * pg-boss's `db` adapter on a `SqlExecutor`: parameterless (possibly multi-statement) SQL goes
+ * through `exec`, the rest through `query`. This is what lets pg-boss run on PGlite.
+ */
+export function pgBossDatabase(executor: SqlExecutor): PgBoss.Db {
+  return {
+    executeSql(text: string, values?: unknown[]) {
+      return values === undefined || values.length === 0 ? executor.exec(text) : executor.query(text, values);
+    },
+  } as PgBoss.Db;
+}
+
+/**
+ * Starts pg-boss on the driver (creating or migrating its schema) and the turn queue.
+ * @throws ControlPlaneFailure (`queue_start_failed`) when pg-boss cannot start.
+ */
+export async function startTurnQueue(options: TurnQueueOptions): Promise<TurnQueue> {
+  const boss = new PgBoss({
+    db: pgBossDatabase(options.driver),
+    schema: options.schema,
+    migrate: true,
+    schedule: false,
+    supervise: options.maintenance,
+    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
+  });
+  boss.on('error', options.onError);
+  try {
+    await boss.start();
+    if ((await boss.getQueue(TURN_QUEUE)) === null) {
+      try {
+        await boss.createQueue(TURN_QUEUE, { name: TURN_QUEUE, policy: 'standard' });
+      } catch (error) {
+        // Another process may have created it at the same moment.
+        if ((await boss.getQueue(TURN_QUEUE)) === null) throw error;
+      }
+    }
+  } catch (error) {
+    await boss.stop({ graceful: false, close: false }).catch(() => {});
+    throw new ControlPlaneFailure('queue_start_failed', `pg-boss could not start in schema "${options.schema}": ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const schema = options.schema;
+  const driver = options.driver;
+
+  return {
+    async enqueue(executor, jobId) {
+      await boss.send(TURN_QUEUE, { jobId }, {
+        id: jobId,
+        db: pgBossDatabase(executor),
+        expireInSeconds: options.leaseSeconds,
+        retryLimit: Math.max(0, options.maxAttempts - 1),
+        retryDelay: 1,
+      } as PgBoss.SendOptions);
+    },
+    async fetch() {
+      const jobs = await boss.fetch<{ jobId: string }>(TURN_QUEUE, { batchSize: 1 });
+      return jobs[0]?.id;
+    },
+    async complete(jobId, output) {
+      await boss.complete(TURN_QUEUE, jobId, output);
+    },
+    async cancel(jobId) {
+      await boss.cancel(TURN_QUEUE, jobId);
+    },
+    async requeue(jobId) {
+      await boss.cancel(TURN_QUEUE, jobId);
+      await boss.resume(TURN_QUEUE, jobId);
+    },
+    async extendLease(jobId) {
+      await driver.query(
+        `UPDATE ${schema}.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
+         WHERE name = $1 AND id = $2 AND state = 'active'`,
+        [TURN_QUEUE, jobId, options.leaseSeconds],
+      );
+    },
+    async failedAmong(jobIds) {
+      if (jobIds.length === 0) return [];
+      const { rows } = await driver.query<{ id: string }>(
+        `SELECT id FROM ${schema}.job WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'failed'
+         UNION SELECT id FROM ${schema}.archive WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'failed'`,
+        [TURN_QUEUE, jobIds],
+      );
+      return rows.map((row) => row.id);
+    },
+    async stop() {
+      await boss.stop({ graceful: false, close: false });
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { JobRecord, WorkApi } from './control-plane-client.js';
+import { ControlPlaneNotFoundError } from './errors.js';
+import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
+import { jobRecord, type JobRow } from './records.js';
+import type { SqlDriver } from './sql-driver.js';
+import type { TurnQueue } from './turn-queue.js';
+
+/** What the work API needs. */
+export interface WorkApiOptions {
+  driver: SqlDriver;
+  schema: string;
+  queue: TurnQueue;
+}
+
+/** The worker half of the client: claim, heartbeat, complete, fail, release. */
+export function createWorkApi(options: WorkApiOptions): WorkApi {
+  const { driver, schema, queue } = options;
+
+  const read = async (jobId: string): Promise<JobRow> => {
+    if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
+    const { rows } = await driver.query<JobRow>(`SELECT * FROM ${schema}.job WHERE id = $1`, [jobId]);
+    if (rows[0] === undefined) throw new ControlPlaneNotFoundError('job', jobId);
+    return rows[0];
+  };
+
+  const finish = async (
+    jobId: string,
+    leaseToken: string,
+    status: 'succeeded' | 'failed',
+    text: string,
+  ): Promise<JobRecord> => {
+    if (isUuid(leaseToken)) {
+      await driver.query(
+        `UPDATE ${schema}.job SET status = $3, ${status === 'succeeded' ? 'final_answer' : 'error'} = $4, finished_at = now(), updated_at = now()
+         WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
+        [jobId, leaseToken, status, text],
+      );
+    }
+    const row = await read(jobId);
+    // Settle the queue entry only if this worker still holds the claim (not if another worker took it over).
+    if (row.lease_token === leaseToken) await queue.complete(jobId, { status: row.status });
+    return jobRecord(row);
+  };
+
+  return {
+    async claim(input) {
+      const { workerId } = parseInput(inputSchemas.claim, input, 'work.claim');
+      for (let skipped = 0; skipped < 20; skipped += 1) {
+        const jobId = await queue.fetch();
+        if (jobId === undefined) return null;
+        const leaseToken = randomUUID();
+        const { rows } = await driver.query<JobRow>(
+          `UPDATE ${schema}.job SET status = 'running', attempts = attempts + 1, worker_id = $2, lease_token = $3,
+             heartbeat_at = now(), started_at = now(), updated_at = now()
+           WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
+          [jobId, workerId, leaseToken],
+        );
+        if (rows[0] !== undefined) return { ...jobRecord(rows[0]), leaseToken };
+        // Cancelled (or finished) while it waited in the queue: settle the entry and take the next.
+        await queue.complete(jobId, { skipped: true });
+      }
+      return null;
+    },
+
+    async heartbeat(input) {
+      const { jobId, leaseToken } = parseInput(inputSchemas.lease, input, 'work.heartbeat');
+      if (isUuid(jobId) && isUuid(leaseToken)) {
+        const { rows } = await driver.query<{ id: string }>(
+          `UPDATE ${schema}.job SET heartbeat_at = now(), updated_at = now()
+           WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING id`,
+          [jobId, leaseToken],
+        );
+        if (rows.length === 1) {
+          await queue.extendLease(jobId);
+          return { keepRunning: true, status: 'running' };
+        }
+      }
+      const row = await read(jobId);
+      return { keepRunning: false, status: row.status };
+    },
+
+    async complete(input) {
+      const { jobId, leaseToken, finalAnswer } = parseInput(inputSchemas.complete, input, 'work.complete');
+      return finish(jobId, leaseToken, 'succeeded', finalAnswer);
+    },
+
+    async fail(input) {
+      const { jobId, leaseToken, error } = parseInput(inputSchemas.fail, input, 'work.fail');
+      return finish(jobId, leaseToken, 'failed', error);
+    },
+
+    async release(input) {
+      const { jobId, leaseToken } = parseInput(inputSchemas.lease, input, 'work.release');
+      if (isUuid(jobId) && isUuid(leaseToken)) {
+        const { rows } = await driver.query<JobRow>(
+          `UPDATE ${schema}.job SET status = 'queued', worker_id = NULL, lease_token = NULL, heartbeat_at = NULL, updated_at = now()
+           WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
+          [jobId, leaseToken],
+        );
+        if (rows[0] !== undefined) {
+          await queue.requeue(jobId);
+          return jobRecord(rows[0]);
+        }
+      }
+      return jobRecord(await read(jobId));
+    },
+  };
+}
