@@ -1,8 +1,21 @@
+import { coerceToSchema } from './coerce-to-schema.js';
+import { formatIssuesMessage, formatUnreadableMessage } from './format-validation-message.js';
+import type { ValidationIssue } from './format-validation-message.js';
+import { compileJsonSchema } from './json-schema-validator.js';
+import type { JSONObject } from './json.js';
+import { parseArgumentsJson } from './parse-arguments-json.js';
+import { stripSyntheticNulls } from './strip-synthetic-nulls.js';
+import { toolParameters } from './tool-parameters.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
+import { zodValidationIssues } from './zod-validation-issues.js';
 
 /** One repair the ladder made to a model's arguments. */
 export interface ArgumentRepair {
-  /** Which rung: `extracted`, `closed_truncated`, `syntax_repaired`, `coerced`, `nulls_stripped`, ... */
+  /**
+   * Which rung: `extracted` (out of a code fence or prose), `closed_truncated` (cut-off input closed, partial
+   * tail dropped), `closed_unbalanced` (wrong or stray brackets), `syntax_repaired` (jsonrepair, NaN/Infinity,
+   * Python literals), `unwrapped` (double-encoded arguments decoded once), `coerced` (schema-guided type fixes).
+   */
   kind: string;
   /** What was done, for logs. */
   detail: string;
@@ -13,16 +26,101 @@ export type ValidationResult<TParams = unknown> =
   | { ok: true; params: TParams; repairs: ArgumentRepair[] }
   | { ok: false; message: string };
 
+type Attempt = { ok: true; params: unknown } | { ok: false; issues: ValidationIssue[]; checked: unknown };
+
+const MAX_LOGGED_COERCIONS = 10;
+
 /**
- * Parses and validates a model's argument string against a tool's schema, repairing malformed input
- * through a bounded ladder. Never throws.
+ * Parses and validates a model's argument string against a tool's schema, repairing malformed input through a
+ * bounded ladder, cheapest and safest first: plain `JSON.parse`; one object out of a code fence or prose; cut-off
+ * input closed keeping only what was complete; syntax repair (jsonrepair); then, when the object fails the
+ * schema, schema-guided coercion against the JSON Schema the tool is sent with. Valid JSON is never rewritten.
+ *
+ * For strict tools the synthetic `null`s of the strict transform are removed before Zod parses (protocol, not a
+ * repair: not listed in `repairs`). `jsonSchema` tools are validated with Ajv against that schema, then with the
+ * tool's Zod `schema`. `params` is Zod's output.
+ *
+ * Input over 1 MiB (UTF-8) or nested deeper than 512 is refused. On failure, `message` is written for the model:
+ * what was wrong, at which JSON path, and a capped prefix of what was received.
+ * Never throws, never hangs: every rung is bounded and linear-ish in the input.
  */
 export function validateToolArguments<TParams>(tool: AnyWorkerAgentTool, argumentsText: string): ValidationResult<TParams> {
-  // TODO(runtime-validation helper)
   try {
-    const parsed = tool.schema.safeParse(JSON.parse(argumentsText === '' ? '{}' : argumentsText));
-    return parsed.success ? { ok: true, params: parsed.data as TParams, repairs: [] } : { ok: false, message: parsed.error.message };
+    return validate(tool, argumentsText) as ValidationResult<TParams>;
   } catch (error) {
-    return { ok: false, message: String(error) };
+    return {
+      ok: false,
+      message: formatUnreadableMessage({
+        toolName: toolName(tool),
+        problem: `the arguments could not be validated (${error instanceof Error ? error.message : String(error)}).`,
+        argumentsText: typeof argumentsText === 'string' ? argumentsText : undefined,
+      }),
+    };
+  }
+}
+
+function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationResult {
+  if (typeof argumentsText !== 'string') {
+    return { ok: false, message: formatUnreadableMessage({ toolName: tool.name, problem: `the arguments must be a JSON string, got ${typeof argumentsText}.`, argumentsText: undefined }) };
+  }
+  const parsed = parseArgumentsJson(argumentsText);
+  if (!parsed.ok) return { ok: false, message: formatUnreadableMessage({ toolName: tool.name, problem: parsed.problem, argumentsText }) };
+
+  const original = tool.strict ? toolParameters(tool).original : undefined;
+  const jsonSchema = tool.jsonSchema === undefined ? undefined : compileJsonSchema(tool.jsonSchema);
+  if (jsonSchema !== undefined && !jsonSchema.ok) {
+    return {
+      ok: false,
+      message: formatUnreadableMessage({ toolName: tool.name, problem: `the tool's JSON Schema cannot be used (${jsonSchema.message}); this is a tool definition problem, not an argument problem.`, argumentsText: undefined }),
+    };
+  }
+  const attempt = (value: unknown): Attempt => {
+    const input = original === undefined ? value : stripSyntheticNulls(value, original).value;
+    if (jsonSchema !== undefined && jsonSchema.ok) {
+      const issues = jsonSchema.check(input);
+      if (issues.length > 0) return { ok: false, issues, checked: input };
+    }
+    const result = tool.schema.safeParse(input);
+    return result.success ? { ok: true, params: result.data } : { ok: false, issues: zodValidationIssues(result.error.issues), checked: input };
+  };
+
+  const first = attempt(parsed.value);
+  if (first.ok) return { ok: true, params: first.params, repairs: parsed.repairs };
+
+  // Rung 5: schema-guided coercion against the schema the model was shown.
+  const coercion = coerceToSchema(first.checked, coercionSchema(tool));
+  if (coercion.changes.length > 0) {
+    const second = attempt(coercion.value);
+    if (second.ok) {
+      const shown = coercion.changes.slice(0, MAX_LOGGED_COERCIONS);
+      if (coercion.changes.length > shown.length) shown.push(`… and ${coercion.changes.length - shown.length} more`);
+      return { ok: true, params: second.params, repairs: [...parsed.repairs, { kind: 'coerced', detail: shown.join('; ') }] };
+    }
+  }
+  return {
+    ok: false,
+    message: formatIssuesMessage({
+      toolName: tool.name,
+      issues: first.issues,
+      value: first.checked,
+      argumentsText,
+      note: parsed.truncated ? 'The arguments were cut off; only their complete part was checked. Send the complete arguments.' : undefined,
+    }),
+  };
+}
+
+/** The JSON Schema the tool is sent with (before the strict transform), for coercion. */
+function coercionSchema(tool: AnyWorkerAgentTool): JSONObject {
+  if (tool.jsonSchema !== undefined) return tool.jsonSchema;
+  const parameters = toolParameters(tool);
+  return parameters.original ?? parameters.parameters;
+}
+
+function toolName(tool: unknown): string {
+  try {
+    const name = (tool as { name?: unknown }).name;
+    return typeof name === 'string' ? name : 'unknown';
+  } catch {
+    return 'unknown';
   }
 }

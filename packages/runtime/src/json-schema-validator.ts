@@ -1,0 +1,160 @@
+import Ajv07Module from 'ajv';
+import Ajv2019Module from 'ajv/dist/2019.js';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { ValidationIssue } from './format-validation-message.js';
+
+/** A compiled JSON Schema: `check(value)` lists what is wrong (an empty list when the value is valid). */
+export type CompiledJsonSchema = { ok: true; check: (value: unknown) => ValidationIssue[] } | { ok: false; message: string };
+
+type Dialect = '2020-12' | '2019-09' | 'draft-07';
+type AjvInstance = InstanceType<typeof Ajv2020Module>;
+type AjvConstructor = new (options: Options) => AjvInstance;
+type AddFormats = (ajv: AjvInstance) => unknown;
+
+const OPTIONS: Options = {
+  strict: false,
+  allErrors: true,
+  validateFormats: true,
+  addUsedSchema: false,
+  messages: true,
+};
+const MAX_ISSUES_PER_CHECK = 50;
+
+// Caches (the only module state): one Ajv per dialect, created on first use; one compiled validator per schema object.
+const instances = new Map<Dialect, AjvInstance>();
+const compiled = new WeakMap<object, CompiledJsonSchema>();
+
+/**
+ * Compiles a tool's JSON Schema with Ajv, once per schema object (cached in a `WeakMap`). Draft 2020-12 by
+ * default; `$schema` selects draft 2019-09 or draft-07 (draft-06 / draft-04 schemas are read as draft-07).
+ * Ajv runs with `strict: false` (vendor keywords are ignored), all errors, and the `ajv-formats` formats.
+ * Never throws: a schema Ajv cannot compile gives `{ ok: false, message }`.
+ */
+export function compileJsonSchema(schema: object): CompiledJsonSchema {
+  const cached = compiled.get(schema);
+  if (cached !== undefined) return cached;
+  let result: CompiledJsonSchema;
+  try {
+    const { dialect, source } = pickDialect(schema as Record<string, unknown>);
+    const ajv = ajvFor(dialect);
+    const validate = ajv.compile(source);
+    // Ajv keeps every compiled schema in a strong cache; the validate function does not need it.
+    ajv.removeSchema(source);
+    result = { ok: true, check: (value) => check(validate, value) };
+  } catch (error) {
+    result = { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  compiled.set(schema, result);
+  return result;
+}
+
+function check(validate: ValidateFunction, value: unknown): ValidationIssue[] {
+  if (validate(value)) return [];
+  return toIssues(validate.errors ?? [], value);
+}
+
+function pickDialect(schema: Record<string, unknown>): { dialect: Dialect; source: Record<string, unknown> } {
+  const declared = schema['$schema'];
+  if (declared === undefined) return { dialect: '2020-12', source: schema };
+  const text = String(declared);
+  if (text.includes('2020-12')) return { dialect: '2020-12', source: schema };
+  if (text.includes('2019-09')) return { dialect: '2019-09', source: schema };
+  const { $schema: _declared, ...rest } = schema;
+  if (text.includes('draft-07')) return { dialect: 'draft-07', source: schema };
+  if (/draft-0[46]/.test(text)) return { dialect: 'draft-07', source: rest };
+  return { dialect: '2020-12', source: rest };
+}
+
+function ajvFor(dialect: Dialect): AjvInstance {
+  let ajv = instances.get(dialect);
+  if (ajv === undefined) {
+    const Constructor = interop<AjvConstructor>(dialect === '2020-12' ? Ajv2020Module : dialect === '2019-09' ? Ajv2019Module : Ajv07Module);
+    ajv = new Constructor(OPTIONS);
+    interop<AddFormats>(addFormatsModule)(ajv);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+/** Ajv and ajv-formats are CommonJS modules whose `module.exports` also has a `default`. */
+function interop<T>(module: unknown): T {
+  const withDefault = module as { default?: unknown };
+  return (typeof withDefault.default === 'function' ? withDefault.default : module) as T;
+}
+
+/** Ajv errors as issues with a path the model can read; `anyOf` / `oneOf` branches folded into one line. */
+function toIssues(errors: readonly ErrorObject[], value: unknown): ValidationIssue[] {
+  const unions = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf');
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (issues.length >= MAX_ISSUES_PER_CHECK) break;
+    const inUnion = unions.some((union) => union !== error && error.schemaPath.startsWith(`${union.schemaPath}/`));
+    if (inUnion) continue;
+    const path = pointerToPath(error.instancePath, value);
+    let issue: ValidationIssue;
+    switch (error.keyword) {
+      case 'required':
+        issue = { path: [...path, String(error.params['missingProperty'])], message: 'missing required property' };
+        break;
+      case 'additionalProperties':
+        issue = { path: [...path, String(error.params['additionalProperty'])], message: 'unknown property (not allowed by the schema)' };
+        break;
+      case 'type':
+        issue = { path, message: `expected ${String(error.params['type']).replaceAll(',', ' or ')}`, showReceived: true };
+        break;
+      case 'enum':
+        issue = { path, message: `expected one of ${listValues(error.params['allowedValues'])}`, showReceived: true };
+        break;
+      case 'const':
+        issue = { path, message: `expected ${JSON.stringify(error.params['allowedValue'])}`, showReceived: true };
+        break;
+      case 'anyOf':
+      case 'oneOf': {
+        const branchTypes = errors
+          .filter((other) => other.keyword === 'type' && other.instancePath === error.instancePath && other.schemaPath.startsWith(`${error.schemaPath}/`))
+          .map((other) => String(other.params['type']));
+        const branches = errors.filter((other) => other.schemaPath.startsWith(`${error.schemaPath}/`) && other.instancePath === error.instancePath);
+        issue =
+          branchTypes.length > 0 && branchTypes.length === branches.length
+            ? { path, message: `expected ${[...new Set(branchTypes)].join(' or ')}`, showReceived: true }
+            : { path, message: `does not match any of the allowed shapes (${error.keyword})`, showReceived: true };
+        break;
+      }
+      default:
+        issue = { path, message: error.message ?? `fails the "${error.keyword}" rule`, showReceived: true };
+    }
+    const key = `${JSON.stringify(issue.path)} ${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+  }
+  return issues;
+}
+
+/** `/items/2/name` → `['items', 2, 'name']` (array indexes as numbers, found by walking the value). */
+function pointerToPath(pointer: string, value: unknown): Array<string | number> {
+  if (pointer === '') return [];
+  const path: Array<string | number> = [];
+  let node = value;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (Array.isArray(node)) {
+      const index = Number(key);
+      path.push(index);
+      node = node[index];
+    } else {
+      path.push(key);
+      node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    }
+  }
+  return path;
+}
+
+function listValues(values: unknown): string {
+  if (!Array.isArray(values)) return 'the allowed values';
+  const shown = values.slice(0, 10).map((entry) => JSON.stringify(entry));
+  return values.length > 10 ? `${shown.join(', ')}, … (${values.length} in all)` : shown.join(', ');
+}
