@@ -13,7 +13,7 @@ export type {
   StepReply,
   UsageOptions,
 } from './step-reply.js';
-export { createRequestValidator } from './request-validator.js';
+export { createRequestValidator, instancePathToParam } from './request-validator.js';
 export type { RequestValidator, RequestValidatorOptions } from './request-validator.js';
 export { checkRequestSemantics } from './check-request-semantics.js';
 export type { ApiErrorBody } from './api-error.js';

@@ -68,6 +68,100 @@ function pickError(errors: ErrorObject[]): ErrorObject | undefined {
   return best;
 }
 
+type Schemas = Record<string, unknown>;
+
+/** Names of the component schemas reachable from `root` through `$ref`s. */
+function reachableSchemas(schemas: Schemas, root: string): Set<string> {
+  const seen = new Set<string>();
+  const pending = [root];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const entry of value) visit(entry);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, entry] of Object.entries(value)) {
+        if (key === '$ref' && typeof entry === 'string' && entry.startsWith('#/components/schemas/')) {
+          pending.push(entry.slice('#/components/schemas/'.length));
+        } else {
+          visit(entry);
+        }
+      }
+    }
+  };
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (seen.has(name) || schemas[name] === undefined) continue;
+    seen.add(name);
+    visit(schemas[name]);
+  }
+  return seen;
+}
+
+/** Maps a `type` tag (`function_call_output`, `namespace`, ...) to the reachable schemas that declare it, `*Param` ones first. */
+function indexByTypeTag(schemas: Schemas, names: Set<string>): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const name of names) {
+    const schema = schemas[name] as { properties?: { type?: { enum?: unknown[]; const?: unknown } } } | undefined;
+    const tag = schema?.properties?.type;
+    const values = tag?.enum ?? (tag?.const === undefined ? [] : [tag.const]);
+    for (const value of values) {
+      if (typeof value !== 'string') continue;
+      const list = index.get(value) ?? [];
+      list.push(name);
+      index.set(value, list);
+    }
+  }
+  for (const list of index.values()) list.sort((left, right) => Number(right.endsWith('Param')) - Number(left.endsWith('Param')));
+  return index;
+}
+
+function pointer(segments: string[]): string {
+  return segments.map((segment) => `/${segment.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+}
+
+function valueAt(root: unknown, segments: string[]): unknown {
+  let value = root;
+  for (const segment of segments) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/**
+ * Union errors often come from the wrong branch (a `function_call_output` item reported as a message
+ * without `role`). When the failing value sits in an object with a `type` tag, re-validate that object
+ * against the schemas declaring that tag and report their error instead.
+ */
+function refineByTypeTag(
+  body: unknown,
+  error: ErrorObject,
+  typeIndex: Map<string, string[]>,
+  validatorFor: (name: string) => ValidateFunction | undefined,
+): ErrorObject[] | undefined {
+  const segments = error.instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  for (let depth = segments.length; depth >= 1; depth -= 1) {
+    const value = valueAt(body, segments.slice(0, depth));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    const tag = (value as { type?: unknown }).type;
+    if (typeof tag !== 'string') continue;
+    const candidates = typeIndex.get(tag);
+    if (candidates === undefined) {
+      const instancePath = `${pointer(segments.slice(0, depth))}/type`;
+      return [{ instancePath, schemaPath: '#/properties/type', keyword: 'type-tag', params: { tag }, message: `'${tag}' is not a known type here` }];
+    }
+    let firstErrors: ErrorObject[] | undefined;
+    for (const name of candidates) {
+      const validate = validatorFor(name);
+      if (validate === undefined) continue;
+      if (validate(value)) return undefined;
+      firstErrors ??= validate.errors ?? [];
+    }
+    if (firstErrors === undefined) continue;
+    const prefix = pointer(segments.slice(0, depth));
+    return firstErrors.map((inner) => ({ ...inner, instancePath: prefix + inner.instancePath }));
+  }
+  return undefined;
+}
+
 function describeErrors(errors: ErrorObject[], schemaName: string): ApiErrorBody {
   const error = pickError(errors);
   if (error === undefined) return invalidRequest(`The request body does not conform to ${schemaName}.`);
@@ -127,12 +221,26 @@ export function createRequestValidator(openapiPath: string, options: RequestVali
     throw new TestkitError('openapi_compile_failed', `Ajv could not compile #/components/schemas/${schemaName} of ${openapiPath}: ${(error as Error).message}`, { cause: error });
   }
   const compileMs = performance.now() - started;
+  const schemas = document.components.schemas;
+  let typeIndex: Map<string, string[]> | undefined;
+  const validatorFor = (name: string) => {
+    try {
+      return ajv.getSchema(`${DOCUMENT_ID}#/components/schemas/${name}`);
+    } catch {
+      return undefined;
+    }
+  };
   return {
     openapiPath,
     compileMs,
     validate(body) {
       if (validateFunction(body)) return undefined;
-      return describeErrors(validateFunction.errors ?? [], schemaName);
+      const errors = validateFunction.errors ?? [];
+      const picked = pickError(errors);
+      if (picked === undefined) return describeErrors(errors, schemaName);
+      typeIndex ??= indexByTypeTag(schemas, reachableSchemas(schemas, schemaName));
+      const refined = refineByTypeTag(body, picked, typeIndex, validatorFor);
+      return describeErrors(refined ?? errors, schemaName);
     },
   };
 }
