@@ -1,0 +1,35 @@
+/** A stream the CLI writes to. */
+export interface CliOutput {
+  write(text: string): unknown;
+  /** True on a terminal: live lines, spinner and colours. */
+  isTTY?: boolean;
+  /** Terminal width, when known. */
+  columns?: number;
+}
+
+/** What a command runs with: its streams, environment and signal hooks (injected, so tests can drive it). */
+export interface CliIO {
+  stdout: CliOutput;
+  stderr: CliOutput;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Registers a Ctrl-C handler; returns a function that removes it. */
+  onInterrupt(handler: () => void): () => void;
+  /** Ends the process at once (a second Ctrl-C). */
+  exit(code: number): never;
+}
+
+/** The real process's streams, environment and SIGINT. */
+export function processIO(): CliIO {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
+    exit: (code) => process.exit(code),
+  };
+}

@@ -1,0 +1,134 @@
+import { DEMO_PROMPT } from '../../demo/demo-prompt.js';
+import { createJsonRenderer } from '../../render/json-renderer.js';
+import { createTerminalRenderer } from '../../render/terminal-renderer.js';
+import type { TurnRenderer } from '../../render/turn-renderer.js';
+import { runTextTurn } from '../../text-turn.js';
+import type { CliCommand } from '../cli-command.js';
+import { CliError, EXIT_CODES } from '../cli-error.js';
+import type { CliIO } from '../cli-io.js';
+import { describeModelFailure } from '../describe-model-failure.js';
+import { openModel } from '../model-setup.js';
+import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
+import { resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP } from '../turn-setup.js';
+
+const OPTIONS = {
+  ...TURN_OPTIONS,
+  model: { type: 'string' },
+  'max-steps': { type: 'string' },
+  json: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const HELP = [
+  'Usage: ankole run [options] "<prompt>"',
+  '',
+  'Runs one text turn: the model and the tools of the turn, until the model answers.',
+  'With OPENAI_API_KEY set it talks to a real model (at OPENAI_BASE_URL when set: any Responses-compatible',
+  'server); without it, it runs the offline demo model, a scripted local model that drives the real tools.',
+  '',
+  'Options:',
+  ...TURN_OPTIONS_HELP,
+  '  --model NAME       the model (default: $ANKOLE_MODEL, else gpt-5-mini)',
+  '  --max-steps N      most model calls in the turn (default 20)',
+  '  --json             print the typed events, one JSON object a line',
+  '  --demo             use the offline demo model even when OPENAI_API_KEY is set',
+  '  -h, --help         show this help',
+  '',
+  'Ctrl-C aborts the turn (running tools are stopped) and exits with code 130.',
+  '',
+].join('\n');
+
+/** `ankole run "<prompt>"`: one text turn, rendered live on a terminal, as plain lines when piped, or as JSON lines. */
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'run one text turn (the offline demo model when OPENAI_API_KEY is not set)',
+  async run(args, io) {
+    const { values, positionals } = parseCommandLine('run', args, OPTIONS);
+    if (values.help === true) {
+      io.stdout.write(HELP);
+      return EXIT_CODES.ok;
+    }
+    const maxSteps = positiveInteger(values, 'max-steps', 'run');
+    const controller = new AbortController();
+    const context = await resolveTurnSetup(values, io, controller.signal);
+    const modelName = stringValue(values, 'model');
+    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true });
+    try {
+      let prompt = positionals.join(' ').trim();
+      if (prompt === '') {
+        if (!model.offlineDemo) throw new CliError('prompt_missing', 'Give the prompt to run: ankole run "<prompt>".');
+        prompt = DEMO_PROMPT;
+      }
+      const renderer = values.json === true ? createJsonRenderer(io.stdout) : createTerminalRenderer({
+        output: io.stdout,
+        live: io.stdout.isTTY === true,
+        color: io.env.NO_COLOR === undefined || io.env.NO_COLOR === '',
+      });
+      return await runRendered({ io, controller, renderer, prompt, model, context, maxSteps });
+    } finally {
+      await model.close();
+    }
+  },
+};
+
+interface RunRenderedOptions {
+  io: CliIO;
+  controller: AbortController;
+  renderer: TurnRenderer;
+  prompt: string;
+  model: Awaited<ReturnType<typeof openModel>>;
+  context: Awaited<ReturnType<typeof resolveTurnSetup>>;
+  maxSteps: number | undefined;
+}
+
+async function runRendered(options: RunRenderedOptions): Promise<number> {
+  const { io, controller, renderer, model, context } = options;
+  let interrupted = false;
+  const removeInterrupt = io.onInterrupt(() => {
+    if (interrupted) io.exit(EXIT_CODES.interrupted);
+    interrupted = true;
+    renderer.interrupted();
+    controller.abort();
+  });
+  const started = performance.now();
+  try {
+    const { outcome } = await runTextTurn({
+      context,
+      gateway: model.gateway,
+      input: options.prompt,
+      ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      onAssembled(assembly) {
+        renderer.start({
+          notice: model.notice,
+          offlineDemo: model.offlineDemo,
+          model: model.model,
+          home: context.home,
+          agent: context.agent,
+          tools: assembly.tools.length,
+        });
+        for (const warning of assembly.warnings) renderer.warning(warning);
+      },
+      onEvent: (event) => renderer.event(event),
+    });
+    const durationMs = performance.now() - started;
+    let exitCode: number = EXIT_CODES.ok;
+    let failure: string | undefined;
+    if (interrupted || outcome.reason === 'aborted') exitCode = EXIT_CODES.interrupted;
+    else if (outcome.reason === 'error') {
+      exitCode = EXIT_CODES.failure;
+      failure = describeModelFailure(model.lastError(), outcome.error, model);
+    } else if (outcome.reason === 'max_steps') {
+      exitCode = EXIT_CODES.failure;
+      failure = `The turn stopped after ${outcome.steps} model calls (the --max-steps limit) before the model finished.`;
+    } else if (outcome.reason === 'incomplete') {
+      exitCode = EXIT_CODES.failure;
+      failure = `The model's response was cut short${outcome.error === undefined ? '' : ` (${outcome.error})`}, so the turn could not go on.`;
+    }
+    renderer.finish({ outcome, durationMs, interrupted, exitCode, ...(failure === undefined ? {} : { failure }) });
+    if (failure !== undefined) io.stderr.write(`ankole: ${failure}\n`);
+    return exitCode;
+  } finally {
+    removeInterrupt();
+  }
+}

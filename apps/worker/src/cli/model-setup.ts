@@ -1,0 +1,102 @@
+import { createOpenAIResponsesGateway, type ModelGateway } from '@core/runtime';
+import { reply, startTestModelServer } from '@core/testkit';
+import { demoScenario } from '../demo/demo-scenario.js';
+
+/** The model used when neither `--model` nor `ANKOLE_MODEL` names one. */
+export const DEFAULT_MODEL = 'gpt-5-mini';
+
+/** The model name the offline demo reports. */
+export const OFFLINE_DEMO_MODEL = 'ankole-offline-demo';
+
+/** The model a turn talks to, and how to describe and close it. */
+export interface ModelSetup {
+  gateway: ModelGateway;
+  /** True when the scripted offline demo model answers instead of a real one. */
+  offlineDemo: boolean;
+  model: string;
+  /** The endpoint (for messages); the SDK's default when unset. */
+  baseURL: string;
+  /** The first line the CLI prints: which model it runs, in plain words. */
+  notice: string;
+  /** The last error the endpoint threw (to turn it into one clear sentence). */
+  lastError(): unknown;
+  close(): Promise<void>;
+}
+
+/** Options of `openModel`. */
+export interface OpenModelOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** `--model`. */
+  model?: string;
+  /** `--demo`: use the offline demo model even when a key is set. */
+  forceDemo?: boolean;
+}
+
+/**
+ * A real model when `OPENAI_API_KEY` is set (at `OPENAI_BASE_URL` when set: any Responses-compatible
+ * server), otherwise the offline demo model: a scripted local server, started in-process, that drives
+ * the real tools.
+ */
+export async function openModel(options: OpenModelOptions): Promise<ModelSetup> {
+  const apiKey = options.env.OPENAI_API_KEY;
+  const baseURLEnv = options.env.OPENAI_BASE_URL;
+  if (options.forceDemo !== true && apiKey !== undefined && apiKey !== '') {
+    const model = options.model ?? nonEmpty(options.env.ANKOLE_MODEL) ?? DEFAULT_MODEL;
+    const baseURL = nonEmpty(baseURLEnv) ?? 'https://api.openai.com/v1';
+    const recorded = recordErrors(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2 }));
+    return {
+      ...recorded,
+      offlineDemo: false,
+      model,
+      baseURL,
+      notice: `Running ${model} at ${baseURL}.`,
+      close: async () => undefined,
+    };
+  }
+  const server = await startTestModelServer({
+    script: demoScenario(),
+    model: OFFLINE_DEMO_MODEL,
+    onExhausted: reply.text('(The offline demo model has nothing more to say: set OPENAI_API_KEY to talk to a real model.)'),
+  });
+  const recorded = recordErrors(
+    createOpenAIResponsesGateway({ apiKey: 'offline-demo', baseURL: server.baseURL, model: OFFLINE_DEMO_MODEL, maxRetries: 0 }),
+  );
+  const why =
+    options.forceDemo === true
+      ? '--demo was given'
+      : nonEmpty(baseURLEnv) !== undefined
+        ? 'OPENAI_BASE_URL is set but OPENAI_API_KEY is not'
+        : 'OPENAI_API_KEY is not set';
+  return {
+    ...recorded,
+    offlineDemo: true,
+    model: OFFLINE_DEMO_MODEL,
+    baseURL: server.baseURL,
+    notice: `Running the offline demo model (${why}): a scripted local model drives the real tools; your prompt is not sent anywhere.`,
+    close: () => server.close(),
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function recordErrors(gateway: ModelGateway): { gateway: ModelGateway; lastError(): unknown } {
+  let last: unknown;
+  return {
+    lastError: () => last,
+    gateway: {
+      get usesPreviousResponseId() {
+        return gateway.usesPreviousResponseId;
+      },
+      async createResponse(request, callOptions) {
+        try {
+          return await gateway.createResponse(request, callOptions);
+        } catch (error) {
+          last = error;
+          throw error;
+        }
+      },
+    },
+  };
+}

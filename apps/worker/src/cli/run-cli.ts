@@ -1,0 +1,64 @@
+import { createRequire } from 'node:module';
+import { AnkoleError } from '@core/runtime';
+import { CliError, EXIT_CODES } from './cli-error.js';
+import type { CliIO } from './cli-io.js';
+import { COMMANDS } from './commands/index.js';
+
+function version(): string {
+  const require = createRequire(import.meta.url);
+  return (require('../package.json') as { version: string }).version;
+}
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  return [
+    'Usage: ankole <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    'Run `ankole <command> --help` for its options.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Runs the `ankole` command line and resolves with the exit code. Mistakes a user can make (a bad flag,
+ * a missing home, a refused key) become one sentence on stderr, never a stack trace.
+ */
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    (name === undefined ? io.stderr : io.stdout).write(help());
+    return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${version()}\n`);
+    return EXIT_CODES.ok;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    io.stderr.write(`ankole: Unknown command "${name}": the commands are ${COMMANDS.map((entry) => entry.name).join(', ')} (see \`ankole --help\`).\n`);
+    return EXIT_CODES.usage;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    return report(error, io);
+  }
+}
+
+function report(error: unknown, io: CliIO): number {
+  if (error instanceof CliError) {
+    io.stderr.write(`ankole: ${error.message}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof AnkoleError) {
+    io.stderr.write(`ankole: ${error.message}\n`);
+    return error.kind === 'usage' ? EXIT_CODES.usage : EXIT_CODES.failure;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`ankole: Unexpected failure: ${message} (set ANKOLE_DEBUG=1 to see the stack trace).\n`);
+  if (io.env.ANKOLE_DEBUG !== undefined && io.env.ANKOLE_DEBUG !== '' && error instanceof Error) io.stderr.write(`${error.stack ?? ''}\n`);
+  return EXIT_CODES.failure;
+}

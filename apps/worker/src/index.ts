@@ -1,0 +1,11 @@
+export { buildTurnTools, runTextTurn } from './text-turn.js';
+export type { RunTextTurnOptions, TextTurnAssembly, TextTurnResult } from './text-turn.js';
+export type { TextTurnContext } from './turn-context.js';
+export { runCli } from './cli/run-cli.js';
+export type { CliIO, CliOutput } from './cli/cli-io.js';
+export type { CliCommand } from './cli/cli-command.js';
+export { COMMANDS } from './cli/commands/index.js';
+export { CliError, EXIT_CODES } from './cli/cli-error.js';
+export { defaultAgentHome } from './cli/agent-home.js';
+export { demoScenario, DEMO_FOLDER } from './demo/demo-scenario.js';
+export { DEMO_PROMPT } from './demo/demo-prompt.js';

@@ -1,0 +1,17 @@
+/** `12 ms`, `1.4 s`, `2 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** `1,234`. */
+export function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+/** `1 tool call`, `3 tool calls`. */
+export function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}

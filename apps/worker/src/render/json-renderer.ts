@@ -1,0 +1,29 @@
+import type { CliOutput } from '../cli/cli-io.js';
+import type { TurnRenderer } from './turn-renderer.js';
+
+/**
+ * One JSON object a line: `run.started` (model, offline demo or not, home), the runtime's typed
+ * `AgentEvent`s as they happen, `run.warning` / `run.interrupted` when they occur, and `run.completed`
+ * (exit code, duration, failure) last.
+ */
+export function createJsonRenderer(output: CliOutput): TurnRenderer {
+  const line = (value: object) => output.write(`${JSON.stringify(value)}\n`);
+  return {
+    start: (header) => line({ type: 'run.started', ...header }),
+    warning: (message) => line({ type: 'run.warning', message }),
+    event: (event) => line(event),
+    interrupted: () => line({ type: 'run.interrupted' }),
+    finish: (summary) =>
+      line({
+        type: 'run.completed',
+        reason: summary.outcome.reason,
+        exitCode: summary.exitCode,
+        durationMs: Math.round(summary.durationMs),
+        interrupted: summary.interrupted,
+        steps: summary.outcome.steps,
+        toolCalls: summary.outcome.toolCalls,
+        usage: summary.outcome.usage,
+        ...(summary.failure === undefined ? {} : { failure: summary.failure }),
+      }),
+  };
+}

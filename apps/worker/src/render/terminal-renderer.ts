@@ -1,0 +1,201 @@
+import type { AgentEvent } from '@core/runtime';
+import type { CliOutput } from '../cli/cli-io.js';
+import { formatCount, formatDuration, plural } from './format.js';
+import { renderPresentation, type Style } from './render-presentation.js';
+import type { TurnRenderer, TurnSummary } from './turn-renderer.js';
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const FRAME_MS = 80;
+
+/** Options of `createTerminalRenderer`. */
+export interface TerminalRendererOptions {
+  output: CliOutput;
+  /** Live lines with a spinner, redrawn in place, and colours (a terminal). Off: plain lines, no escape codes. */
+  live: boolean;
+  /** Colours (only when `live`). */
+  color: boolean;
+}
+
+const plainStyle: Style = { green: (t) => t, red: (t) => t, dim: (t) => t, bold: (t) => t, cyan: (t) => t };
+const ansi = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+const colorStyle: Style = { green: ansi(32, 39), red: ansi(31, 39), dim: ansi(2, 22), bold: ansi(1, 22), cyan: ansi(36, 39) };
+
+interface Running {
+  label: string;
+}
+
+/**
+ * Renders a turn for people. On a terminal (`live`): each running tool is a live line with its label and
+ * a spinner, replaced by the completed label, ✓ / ✗ and its duration when it ends; text streams as it
+ * arrives; presentation events (the plan checklist, links, files) are drawn; a summary closes the turn.
+ * Piped: the same as plain lines (a line when a tool starts and one when it ends), no escape codes.
+ */
+export function createTerminalRenderer(options: TerminalRendererOptions): TurnRenderer {
+  const { output, live } = options;
+  const style = live && options.color ? colorStyle : plainStyle;
+  const running = new Map<string, Running>();
+  let thinking = false;
+  let liveLines = 0;
+  let atLineStart = true;
+  let frame = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const width = () => Math.max(20, (output.columns ?? 100) - 1);
+  const clip = (text: string) => (text.length > width() ? `${text.slice(0, width() - 1)}…` : text);
+
+  function clearLive(): void {
+    if (!live || liveLines === 0) return;
+    output.write(liveLines > 1 ? `\r\u001b[${liveLines - 1}A\u001b[J` : '\r\u001b[J');
+    liveLines = 0;
+  }
+
+  function drawLive(): void {
+    if (!live || !atLineStart) return;
+    const spinner = style.cyan(SPINNER[frame % SPINNER.length] ?? '*');
+    const lines = [...running.values()].map((entry) => `${spinner} ${clip(entry.label)}`);
+    if (lines.length === 0 && thinking) lines.push(`${spinner} ${style.dim('Thinking…')}`);
+    if (lines.length === 0) return;
+    output.write(lines.join('\n'));
+    liveLines = lines.length;
+  }
+
+  function redraw(): void {
+    clearLive();
+    drawLive();
+    const active = running.size > 0 || thinking;
+    if (live && active && timer === undefined) {
+      timer = setInterval(() => {
+        frame += 1;
+        redraw();
+      }, FRAME_MS);
+      timer.unref();
+    } else if (!active && timer !== undefined) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  }
+
+  /** Prints whole lines above the live region. */
+  function print(lines: string[]): void {
+    clearLive();
+    if (!atLineStart) {
+      output.write('\n');
+      atLineStart = true;
+    }
+    output.write(`${lines.join('\n')}\n`);
+    redraw();
+  }
+
+  function stop(): void {
+    thinking = false;
+    running.clear();
+    redraw();
+    if (live) output.write('\u001b[?25h');
+  }
+
+  function completedLine(event: Extract<AgentEvent, { type: 'activity.completed' }>): string {
+    const ok = event.status === 'success';
+    const mark = ok ? style.green('✓') : style.red('✗');
+    const repaired = event.repairs.length === 0 ? '' : style.dim(` · repaired arguments: ${event.repairs.map((repair) => repair.kind).join(', ')}`);
+    const failure = ok ? '' : `${style.red(` ${event.status}`)}${event.error === undefined ? '' : `: ${firstLine(event.error)}`}`;
+    // Labels that already end with a duration ("Ran `ls` (exit 0, 12 ms)") do not get a second one.
+    const duration = /\d (ms|s)\)$/.test(event.label) ? '' : ` ${style.dim(`(${formatDuration(event.durationMs)})`)}`;
+    return `${mark} ${event.label}${duration}${failure}${repaired}`;
+  }
+
+  return {
+    start(header) {
+      if (live) output.write('\u001b[?25l');
+      print([style.bold(header.notice), style.dim(`Agent ${header.agent} · home ${header.home} · ${plural(header.tools, 'tool')}`), '']);
+    },
+    warning(message) {
+      print([`! ${message}`]);
+    },
+    event(event) {
+      switch (event.type) {
+        case 'step.started':
+          thinking = true;
+          redraw();
+          return;
+        case 'text.delta':
+          thinking = false;
+          clearLive();
+          output.write(event.delta);
+          atLineStart = event.delta.endsWith('\n');
+          redraw();
+          return;
+        case 'text.completed':
+          if (!atLineStart) {
+            output.write('\n');
+            atLineStart = true;
+          }
+          redraw();
+          return;
+        case 'activity.started':
+          thinking = false;
+          running.set(event.callId, { label: event.label });
+          if (!live) print([`… ${event.label}`]);
+          else {
+            if (!atLineStart) {
+              clearLive();
+              output.write('\n');
+              atLineStart = true;
+            }
+            redraw();
+          }
+          return;
+        case 'activity.completed':
+          running.delete(event.callId);
+          print([completedLine(event)]);
+          return;
+        case 'presentation':
+          print(renderPresentation(event.event, style));
+          return;
+        case 'tool_search.completed':
+          print([`⌕ Tool search "${event.query}": ${event.toolNames.join(', ') || 'nothing found'}`]);
+          return;
+        case 'turn.completed':
+          stop();
+          return;
+        default:
+          return;
+      }
+    },
+    interrupted() {
+      print([style.red('Interrupted (Ctrl-C): aborting the turn and its running tools… (Ctrl-C again to quit at once)')]);
+    },
+    finish(summary) {
+      stop();
+      print(['', summaryLine(summary, style)]);
+    },
+  };
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+const ENDINGS: Record<string, string> = {
+  completed: 'Completed',
+  terminated: 'Ended by a tool',
+  max_steps: 'Stopped at the step limit (--max-steps)',
+  aborted: 'Aborted',
+  incomplete: 'Stopped: the model response was cut short',
+  error: 'Failed',
+};
+
+/** The closing line: how it ended, steps, tool calls, tokens, time. */
+export function summaryLine(summary: TurnSummary, style: Style = plainStyle): string {
+  const { outcome } = summary;
+  const ending = summary.interrupted ? 'Aborted by Ctrl-C: running tools were stopped' : (ENDINGS[outcome.reason] ?? outcome.reason);
+  const usage = outcome.usage;
+  const parts = [
+    plural(outcome.steps, 'step'),
+    plural(outcome.toolCalls, 'tool call'),
+    `${formatCount(usage.totalTokens)} tokens (${formatCount(usage.inputTokens)} in, ${formatCount(usage.outputTokens)} out)`,
+    formatDuration(summary.durationMs),
+  ];
+  const head = summary.exitCode === 0 ? style.green(ending) : style.red(ending);
+  return `── ${head} · ${parts.join(' · ')}`;
+}

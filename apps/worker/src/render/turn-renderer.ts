@@ -1,0 +1,34 @@
+import type { AgentEvent, AgentLoopResult } from '@core/runtime';
+
+/** What the CLI knows when a turn starts. */
+export interface TurnHeader {
+  /** The first line: which model runs (says so plainly for the offline demo). */
+  notice: string;
+  offlineDemo: boolean;
+  model: string;
+  home: string;
+  agent: string;
+  /** How many tools the turn has. */
+  tools: number;
+}
+
+/** How a turn ended, for the closing summary. */
+export interface TurnSummary {
+  outcome: AgentLoopResult;
+  durationMs: number;
+  /** Ctrl-C ended it. */
+  interrupted: boolean;
+  exitCode: number;
+  /** The one-sentence failure, when the turn failed. */
+  failure?: string;
+}
+
+/** Shows a turn as it happens: on a terminal, piped as plain lines, or as JSON lines. */
+export interface TurnRenderer {
+  start(header: TurnHeader): void;
+  warning(message: string): void;
+  event(event: AgentEvent): void;
+  /** Ctrl-C was pressed: the turn is being aborted. */
+  interrupted(): void;
+  finish(summary: TurnSummary): void;
+}

@@ -1,0 +1,120 @@
+import {
+  runAgentLoop,
+  type AgentEvent,
+  type AgentLoopResult,
+  type AnyWorkerAgentTool,
+  type ModelGateway,
+  type ResponseInputItem,
+} from '@core/runtime';
+import { createComputerTools } from '@core/tools-computer';
+import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
+import { createWebTools } from '@core/tools-web';
+import type { TextTurnContext } from './turn-context.js';
+
+/** The tools and instructions of one text turn. */
+export interface TextTurnAssembly {
+  /** The tool set, in the seed's order; a fresh array (and fresh tool objects) every call. */
+  tools: AnyWorkerAgentTool[];
+  /** The turn's instructions: the base prompt, the current plan, the skills' projections. */
+  instructions: string;
+  /** Things the user should know that did not stop the turn (a malformed skill, an unreadable plan). */
+  warnings: string[];
+}
+
+/**
+ * Builds the tool set of one text turn from its context, explicitly and in order: the todo tool, the
+ * computer tools, the web tools (only with a bound profile), the schedule tools, the background job
+ * tools (only when the turn may start jobs), then the rest (`extraTools`). Workflow tools are not part
+ * of it yet: no workflow package exists. Nothing is cached or shared between turns.
+ * @throws UsageError when a category cannot be built from the context (e.g. the home does not exist).
+ */
+export async function buildTurnTools(context: TextTurnContext): Promise<TextTurnAssembly> {
+  const warnings: string[] = [];
+  const tools: AnyWorkerAgentTool[] = [
+    createTodoTool({ home: context.home }),
+    ...createComputerTools({
+      home: context.home,
+      signal: context.signal,
+      ...(context.env === undefined ? {} : { env: context.env }),
+      ...(context.computerLimits === undefined ? {} : { limits: context.computerLimits }),
+    }),
+    ...createWebTools(context.webProfile),
+    // Workflow tools (workflow, show_workflow, list_workflows, cancel_workflow) go here once a workflow package exists.
+    ...(context.extraTools ?? []),
+  ];
+  const sections = [baseInstructions(context), await currentPlanSection(context.home, warnings)];
+  if (context.instructions !== undefined && context.instructions.trim() !== '') sections.push(context.instructions.trim());
+  return { tools, instructions: sections.filter((section) => section !== '').join('\n\n'), warnings };
+}
+
+function baseInstructions(context: TextTurnContext): string {
+  return [
+    `You are ${context.agent === undefined ? 'an Ankole agent' : `the Ankole agent "${context.agent}"`}, working in your home folder ${context.home}.`,
+    'Use the tools to do the work rather than describing it. For a task of three or more steps, keep a plan with todo_write.',
+    'Read-only tools can run together: call several in one response when they do not depend on each other.',
+    'Finish with a short answer that reports what you did and what you found.',
+  ].join('\n');
+}
+
+async function currentPlanSection(home: string, warnings: string[]): Promise<string> {
+  try {
+    const items = await createFileTodoStore({ home }).load();
+    if (items.length === 0) return '';
+    const { done, total } = todoProgress(items);
+    return `Your current plan (${done}/${total} done), from earlier turns:\n${formatTodoList(items)}`;
+  } catch (error) {
+    warnings.push((error as Error).message);
+    return '';
+  }
+}
+
+/** Options of `runTextTurn`. */
+export interface RunTextTurnOptions {
+  context: TextTurnContext;
+  gateway: ModelGateway;
+  /** The user's message, or the items to start from. */
+  input: string | ResponseInputItem[];
+  /** Most model calls in the turn (default: the loop's). */
+  maxSteps?: number;
+  /** Default per-tool timeout in ms. */
+  toolTimeoutMs?: number;
+  /** Called with each event as it happens (they are also returned). */
+  onEvent?: (event: AgentEvent) => void;
+  /** Called once the tool set is built, before the first model call. */
+  onAssembled?: (assembly: TextTurnAssembly) => void;
+}
+
+/** What a text turn produced. */
+export interface TextTurnResult {
+  /** How the turn ended (reason, steps, text, usage, tool calls). */
+  outcome: AgentLoopResult;
+  /** Every event, in order. */
+  events: AgentEvent[];
+  /** The tools and instructions the turn ran with. */
+  assembly: TextTurnAssembly;
+}
+
+/**
+ * Runs one text turn: builds its tools, then runs the agent loop with them. Resolves with the outcome
+ * and the events; a failing model endpoint or an abort is an outcome, not a rejection.
+ * @throws UsageError when the tool set cannot be built from the context.
+ */
+export async function runTextTurn(options: RunTextTurnOptions): Promise<TextTurnResult> {
+  const assembly = await buildTurnTools(options.context);
+  options.onAssembled?.(assembly);
+  const events: AgentEvent[] = [];
+  const outcome = await runAgentLoop({
+    gateway: options.gateway,
+    tools: assembly.tools,
+    input: options.input,
+    instructions: assembly.instructions,
+    signal: options.context.signal,
+    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+    onEvent(event) {
+      events.push(event);
+      options.onEvent?.(event);
+    },
+  });
+  return { outcome, events, assembly };
+}
