@@ -25,7 +25,7 @@ export class CappedOutput {
 
   /** Bytes received but not kept. */
   get omittedBytes(): number {
-    return this.#total - this.#headBytes - this.#tailBytes;
+    return this.#total - this.#headBytes - Math.min(this.#tailBytes, this.#tailLimit);
   }
 
   /** Adds a chunk. */

@@ -2,6 +2,7 @@ import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@c
 import { z } from 'zod';
 import { commandEnvironment } from './command-environment.js';
 import type { ComputerToolContext } from './computer-context.js';
+import { ComputerToolError } from './errors.js';
 import { formatDuration, shortLabel } from './labels.js';
 import { runCommand } from './run-command.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
@@ -83,7 +84,8 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
         if (run.stderr.totalBytes > 0) lines.push(`stderr:\n${run.stderr.text()}`);
         return { content: lines.join('\n'), details, isError: run.timedOut || run.aborted || run.exitCode !== 0 };
       } catch (error) {
-        return toolErrorResult(error);
+        const message = error instanceof Error ? error.message : String(error);
+        return toolErrorResult(new ComputerToolError('command_start_failed', `The command could not be started (${context.shell}): ${message}`, { cause: error }));
       }
     },
   });
