@@ -5,6 +5,10 @@ import TurndownService from 'turndown';
 /** The readable Markdown of an HTML page. */
 export interface HtmlMarkdown {
   title: string | undefined;
+  /** The author line Readability found, if any. */
+  byline: string | undefined;
+  /** The publication time Readability found (from page metadata), if any. */
+  publishedTime: string | undefined;
   markdown: string;
   /** `article` when Readability found the main content, `page` when the whole body was converted. */
   extraction: 'article' | 'page';
@@ -29,14 +33,20 @@ export function htmlToMarkdown(html: string, pageUrl: string): HtmlMarkdown {
   absolutiseLinks(document, pageUrl);
   const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
   if (article !== null && typeof article.content === 'string' && (article.textContent ?? '').trim().length >= MIN_ARTICLE_CHARACTERS) {
-    return { title: cleanTitle(article.title) ?? pageTitle, markdown: tidy(turndown.turndown(article.content)), extraction: 'article' };
+    return {
+      title: cleanTitle(article.title) ?? pageTitle,
+      byline: cleanTitle(article.byline),
+      publishedTime: cleanTitle(article.publishedTime),
+      markdown: tidy(turndown.turndown(article.content)),
+      extraction: 'article',
+    };
   }
   // Readability changed the first DOM; convert a fresh one.
   const { document: fresh } = parseHTML(html);
   absolutiseLinks(fresh, pageUrl);
   for (const element of fresh.querySelectorAll(NOISE_SELECTOR)) element.remove();
   const body = fresh.body as { innerHTML?: string } | null;
-  return { title: pageTitle, markdown: tidy(turndown.turndown(body?.innerHTML ?? html)), extraction: 'page' };
+  return { title: pageTitle, byline: undefined, publishedTime: undefined, markdown: tidy(turndown.turndown(body?.innerHTML ?? html)), extraction: 'page' };
 }
 
 function createTurndown(): TurndownService {

@@ -10,6 +10,9 @@ export interface RenderedContent {
   /** The media type (from Content-Type, or sniffed). */
   mediaType: string;
   title: string | undefined;
+  /** For HTML articles: the author line and publication time, when found. */
+  byline?: string;
+  publishedTime?: string;
   /** The text the model reads (Markdown for HTML). */
   text: string;
   /** For HTML: whether Readability found an article or the whole page was converted. */
@@ -58,7 +61,15 @@ export function renderContent(options: { headers: IncomingHttpHeaders; body: Buf
   const mediaType = declared ?? (/^\s*(<!doctype html|<html|<head|<body)/i.test(text) ? 'text/html' : 'text/plain');
   if (isHtml(mediaType)) {
     const converted = htmlToMarkdown(text, url);
-    return { kind: 'html', mediaType, title: converted.title, text: converted.markdown, extraction: converted.extraction };
+    return {
+      kind: 'html',
+      mediaType,
+      title: converted.title,
+      ...(converted.byline === undefined ? {} : { byline: converted.byline }),
+      ...(converted.publishedTime === undefined ? {} : { publishedTime: converted.publishedTime }),
+      text: converted.markdown,
+      extraction: converted.extraction,
+    };
   }
   if (isJson(mediaType)) {
     const parsed = parseJson(text);

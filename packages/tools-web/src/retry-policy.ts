@@ -28,7 +28,7 @@ export function resolveRetryOptions(options: RetryOptions = {}): ResolvedRetryOp
 
 /**
  * The delay before retry number `attempt` (1 for the first retry): the server's Retry-After when
- * it gave one, otherwise exponential backoff with full jitter (`random * base * 2^(attempt-1)`),
+ * it gave one, otherwise exponential backoff with jitter (a random point in the upper half of `base * 2^(attempt-1)`),
  * both capped at `maxDelayMs`.
  */
 export function retryDelay(attempt: number, retryAfterMs: number | undefined, options: ResolvedRetryOptions): number {

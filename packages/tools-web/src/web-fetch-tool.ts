@@ -125,6 +125,8 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
       header.push(resource.redirects.length > 0 ? `URL: ${resource.finalUrl} (redirected from ${params.url})` : `URL: ${resource.finalUrl}`);
       if (failed) header.push(`HTTP ${resource.status} ${resource.statusText}`.trimEnd());
       if (rendered.title !== undefined) header.push(`Title: ${rendered.title}`);
+      if (rendered.byline !== undefined) header.push(`Byline: ${rendered.byline}`);
+      if (rendered.publishedTime !== undefined) header.push(`Published: ${rendered.publishedTime}`);
       const sizeNote = resource.truncated ? `, cut at the ${formatBytes(policy.maxBytes)} size limit` : '';
       header.push(`Content-Type: ${rendered.mediaType} (${formatBytes(resource.body.length)}${sizeNote})`);
 
