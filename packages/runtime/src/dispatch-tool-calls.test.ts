@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { agentToolMap } from './agent-tool-map.js';
 import { defineWorkerTool } from './define-worker-tool.js';
 import { dispatchToolCalls, type FunctionCallItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
-import type { ExecutionMode } from './worker-agent-tool.js';
+import { ToolTimeoutError } from './errors.js';
+import type { ExecutionMode, ToolExecutionContext } from './worker-agent-tool.js';
 
 function call(name: string, args: unknown, callId: string, namespace?: string): FunctionCallItem {
   const item: FunctionCallItem = { type: 'function_call', call_id: callId, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) };
@@ -128,6 +129,25 @@ describe('dispatchToolCalls', () => {
     expect(seenSignal?.aborted).toBe(true);
   });
 
+  it('gives an already aborted signal to a tool that reads it only after its timeout', async () => {
+    let context: ToolExecutionContext | undefined;
+    const late = defineWorkerTool({
+      name: 'late',
+      description: 'Reads its signal late.',
+      schema: z.object({}),
+      timeoutMs: 10,
+      describeActivity: () => 'Late',
+      execute: (_params, received) => {
+        context = received;
+        return new Promise<never>(() => {});
+      },
+    });
+    const [outcome] = await dispatchToolCalls([call('late', {}, 'c1')], agentToolMap([late]));
+    expect(outcome?.status).toBe('timeout');
+    expect(context?.signal.aborted).toBe(true);
+    expect(context?.signal.reason).toBeInstanceOf(ToolTimeoutError);
+  });
+
   it('uses the dispatch default timeout when the tool sets none', async () => {
     const stuck = echoTool('stuck', 'sequential', () => new Promise<never>(() => {}));
     const [outcome] = await dispatchToolCalls([call('stuck', { text: 'x' }, 'c1')], agentToolMap([stuck]), { timeoutMs: 20 });
@@ -219,7 +239,7 @@ describe('dispatchToolCalls', () => {
       ran = true;
       return text;
     });
-    const [outcome] = await dispatchToolCalls([call('echo', { text: 42 }, 'c1')], agentToolMap([tool]));
+    const [outcome] = await dispatchToolCalls([call('echo', { words: ['a'] }, 'c1')], agentToolMap([tool]));
     expect(ran).toBe(false);
     expect(outcome?.status).toBe('error');
     expect(outcome?.output.output).toMatch(/^Error: invalid arguments for tool "echo": /);

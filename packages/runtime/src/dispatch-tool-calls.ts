@@ -10,7 +10,7 @@ import {
   type FunctionCallOutputItem,
 } from './tool-output.js';
 import { validateToolArguments, type ArgumentRepair } from './validate-tool-arguments.js';
-import type { AgentToolResult, AnyWorkerAgentTool } from './worker-agent-tool.js';
+import type { AgentToolResult, AnyWorkerAgentTool, ToolExecutionContext } from './worker-agent-tool.js';
 
 export type { FunctionCallOutputItem } from './tool-output.js';
 
@@ -283,20 +283,28 @@ function timeoutFor(tool: AnyWorkerAgentTool, options: DispatchOptions): number 
   return timeoutMs > 0 ? timeoutMs : DEFAULT_TOOL_TIMEOUT_MS;
 }
 
-/** Runs one validated call under its timeout and the turn's abort; always resolves with an outcome. */
+/**
+ * Runs one validated call under its timeout and the turn's abort; always resolves with an outcome.
+ * The tool's `AbortController` is made only when the tool reads `context.signal` (making an `AbortSignal` costs
+ * more than the rest of a call), and the timer only when `execute` returns a pending promise.
+ */
 function runCall(prepared: PreparedCall, state: DispatchState): Promise<ToolCallOutcome> {
   const tool = prepared.tool as AnyWorkerAgentTool;
   const call = prepared.call;
   const options = state.options;
-  const timeoutMs = timeoutFor(tool, options);
   return new Promise((resolve) => {
-    const controller = new AbortController();
     const startedAt = performance.now();
+    let controller: AbortController | undefined;
+    let abortReason: Error | undefined;
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const abortTool = (reason: Error): void => {
+      abortReason ??= reason;
+      controller?.abort(reason);
+    };
     const running: RunningCall = {
       abort: () => {
-        controller.abort(new ToolAbortedError(tool.name));
+        abortTool(new ToolAbortedError(tool.name));
         finish(abortedOutcome(prepared, true, performance.now() - startedAt));
       },
     };
@@ -308,10 +316,43 @@ function runCall(prepared: PreparedCall, state: DispatchState): Promise<ToolCall
       resolve(outcome);
     };
     state.running.add(running);
+    const onCallStarted = options.onCallStarted;
+    if (onCallStarted !== undefined) {
+      try {
+        onCallStarted(call, tool, prepared.label);
+      } catch {
+        // Observers cannot break the dispatch.
+      }
+    }
+    const context: ToolExecutionContext = {
+      get signal(): AbortSignal {
+        if (controller === undefined) {
+          controller = new AbortController();
+          if (abortReason !== undefined) controller.abort(abortReason);
+        }
+        return controller.signal;
+      },
+      callId: call.call_id,
+      toolName: tool.name,
+    };
+    if (tool.namespace !== undefined) context.namespace = tool.namespace;
+    let returned: unknown;
+    try {
+      returned = tool.execute(prepared.params, context);
+    } catch (thrown) {
+      finish(thrownOutcome(prepared, thrown, performance.now() - startedAt));
+      return;
+    }
+    if (returned === null || typeof returned !== 'object' || typeof (returned as PromiseLike<unknown>).then !== 'function') {
+      finish(resultOutcome(prepared, returned, performance.now() - startedAt));
+      return;
+    }
+    if (settled) return;
+    const timeoutMs = timeoutFor(tool, options);
     if (timeoutMs < MAX_TIMER_MS) {
       timer = setTimeout(() => {
         const error = new ToolTimeoutError(tool.name, timeoutMs);
-        controller.abort(error);
+        abortTool(error);
         const output = errorOutputItem(call.call_id, `${error.message} Try again with a smaller task, or do without this tool.`);
         finish({
           ...baseOutcome(call, tool, prepared.label),
@@ -324,30 +365,10 @@ function runCall(prepared: PreparedCall, state: DispatchState): Promise<ToolCall
         });
       }, timeoutMs);
     }
-    const onCallStarted = options.onCallStarted;
-    if (onCallStarted !== undefined) {
-      try {
-        onCallStarted(call, tool, prepared.label);
-      } catch {
-        // Observers cannot break the dispatch.
-      }
-    }
-    const context = { signal: controller.signal, callId: call.call_id, toolName: tool.name, namespace: tool.namespace };
-    let returned: unknown;
-    try {
-      returned = tool.execute(prepared.params, context);
-    } catch (thrown) {
-      finish(thrownOutcome(prepared, thrown, performance.now() - startedAt));
-      return;
-    }
-    if (returned !== null && typeof returned === 'object' && typeof (returned as PromiseLike<unknown>).then === 'function') {
-      (returned as PromiseLike<unknown>).then(
-        (result) => finish(resultOutcome(prepared, result, performance.now() - startedAt)),
-        (thrown: unknown) => finish(thrownOutcome(prepared, thrown, performance.now() - startedAt)),
-      );
-    } else {
-      finish(resultOutcome(prepared, returned, performance.now() - startedAt));
-    }
+    (returned as PromiseLike<unknown>).then(
+      (result) => finish(resultOutcome(prepared, result, performance.now() - startedAt)),
+      (thrown: unknown) => finish(thrownOutcome(prepared, thrown, performance.now() - startedAt)),
+    );
   });
 }
 

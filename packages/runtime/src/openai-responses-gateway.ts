@@ -77,12 +77,14 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     const body = buildBody(request, includeReasoning);
     const outputByIndex = new Map<number, ResponseOutputItem>();
     let terminal: ApiResponse | undefined;
+    let streaming = false;
     try {
       const stream = await client.responses.create(body, {
         ...(signal === undefined ? {} : { signal }),
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
       });
+      streaming = true;
       for await (const event of stream as AsyncIterable<StreamEvent>) {
         if (event.type === 'response.output_text.delta') {
           callOptions.onTextDelta?.(event.delta);
@@ -95,6 +97,12 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     } catch (error) {
       if (signal?.aborted || isAbortError(error) || error instanceof OpenAI.APIUserAbortError) {
         throw abortError(signal, 'The model call was aborted.');
+      }
+      if (streaming && !(error instanceof OpenAI.APIError) && !(error instanceof SyntaxError)) {
+        throw new ModelGatewayError(
+          `The model stream from ${endpoint} was cut before the response was complete (${error instanceof Error ? error.message : String(error)}). Try the turn again.`,
+          { code: 'model_stream_interrupted', cause: error },
+        );
       }
       throw toGatewayError(error, endpoint);
     }

@@ -222,7 +222,7 @@ describe('runAgentLoop over the openai SDK and the testkit server', () => {
       ran = true;
       return text;
     });
-    await withServer([reply.functionCalls([{ name: 'echo', arguments: { text: 7 }, callId: 'c1' }]), reply.text('retrying')], async (server) => {
+    await withServer([reply.functionCalls([{ name: 'echo', arguments: { words: ['a'] }, callId: 'c1' }]), reply.text('retrying')], async (server) => {
       await runAgentLoop({ gateway: gatewayFor(server), tools: [echo], input: 'go' });
       expect(ran).toBe(false);
       const output = outputFor(server.requests[1]?.body, 'c1');
