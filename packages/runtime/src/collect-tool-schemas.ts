@@ -1,5 +1,4 @@
 import type OpenAI from 'openai';
-import { toolKey } from './agent-tool-map.js';
 import { TOOL_NAME_PATTERN } from './define-worker-tool.js';
 import { ToolSetError } from './errors.js';
 import { deepFreeze } from './json.js';
@@ -87,31 +86,58 @@ export function toolSearchToolParam(options: { description?: string } = {}): Too
  * @throws ToolDefinitionError when a tool's schema cannot be sent.
  */
 export function collectToolSchemas(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchemasOptions = {}): ResponsesTool[] {
-  checkToolSet(tools);
   const result: ResponsesTool[] = [];
-  const namespaces = new Map<string, { entry: NamespaceToolParam; described: boolean }>();
+  const namespaces = new Map<string, NamespaceGroup>();
+  const topLevel = new Set<string>();
+  let invalid: string[] | undefined;
+  let duplicates: string[] | undefined;
   let deferred = false;
   for (const tool of tools) {
-    const entry = toFunctionToolParam(tool);
+    const { name, namespace } = tool;
+    if (!isValidName(name)) (invalid ??= []).push(String(name));
     if (tool.deferLoading) deferred = true;
-    const namespace = tool.namespace;
     if (namespace === undefined) {
-      result.push(entry);
+      if (topLevel.has(name)) (duplicates ??= []).push(name);
+      topLevel.add(name);
+      result.push(toFunctionToolParam(tool));
       continue;
     }
+    if (!isValidName(namespace)) (invalid ??= []).push(`${String(namespace)} (namespace of ${String(name)})`);
     let group = namespaces.get(namespace);
     if (group === undefined) {
-      group = { entry: { type: 'namespace', name: namespace, description: '', tools: [] }, described: false };
+      group = { entry: { type: 'namespace', name: namespace, description: '', tools: [] }, names: new Set(), described: false };
       namespaces.set(namespace, group);
       result.push(group.entry);
     }
-    group.entry.tools.push(entry);
+    if (group.names.has(name)) (duplicates ??= []).push(`${namespace}.${name}`);
+    group.names.add(name);
+    group.entry.tools.push(toFunctionToolParam(tool));
     if (!group.described && tool.namespaceDescription !== undefined && tool.namespaceDescription.trim() !== '') {
       group.entry.description = tool.namespaceDescription;
       group.described = true;
     }
   }
+  if (invalid !== undefined) {
+    throw new ToolSetError(
+      `Invalid tool or namespace names: ${invalid.join(', ')}. Names must match ${TOOL_NAME_PATTERN} (letters, digits, "_" and "-", 1 to 64 characters).`,
+      invalid,
+    );
+  }
+  if (duplicates !== undefined) {
+    const unique = [...new Set(duplicates)];
+    throw new ToolSetError(
+      `Duplicate tools in the tool set: ${unique.join(', ')}. Each tool needs a distinct name within its namespace; drop or rename one of each pair.`,
+      unique,
+    );
+  }
   for (const [name, group] of namespaces) {
+    if (topLevel.has(name)) {
+      const clashes = [...namespaces.keys()].filter((namespace) => topLevel.has(namespace));
+      throw new ToolSetError(
+        `Namespaces named like top-level tools: ${clashes.join(', ')}. Rename the namespace or the tool so the model can tell them apart.`,
+        clashes,
+      );
+    }
     if (!group.described) group.entry.description = `Tools of the "${name}" namespace: ${group.entry.tools.map((entry) => entry.name).join(', ')}.`;
   }
   if (deferred && options.includeToolSearch !== false) {
@@ -120,42 +146,12 @@ export function collectToolSchemas(tools: readonly AnyWorkerAgentTool[], options
   return result;
 }
 
-/** Names valid, keys unique, namespaces distinct from top-level names. */
-function checkToolSet(tools: readonly AnyWorkerAgentTool[]): void {
-  const invalid: string[] = [];
-  const seen = new Set<string>();
-  const duplicates: string[] = [];
-  const topLevel = new Set<string>();
-  const namespaceNames = new Set<string>();
-  for (const tool of tools) {
-    if (typeof tool.name !== 'string' || !TOOL_NAME_PATTERN.test(tool.name)) invalid.push(String(tool.name));
-    if (tool.namespace !== undefined && (typeof tool.namespace !== 'string' || !TOOL_NAME_PATTERN.test(tool.namespace))) {
-      invalid.push(`${String(tool.namespace)} (namespace of ${String(tool.name)})`);
-    }
-    const key = toolKey(tool);
-    if (seen.has(key)) {
-      if (!duplicates.includes(key)) duplicates.push(key);
-    } else seen.add(key);
-    if (tool.namespace === undefined) topLevel.add(tool.name);
-    else namespaceNames.add(tool.namespace);
-  }
-  if (invalid.length > 0) {
-    throw new ToolSetError(
-      `Invalid tool or namespace names: ${invalid.join(', ')}. Names must match ${TOOL_NAME_PATTERN} (letters, digits, "_" and "-", 1 to 64 characters).`,
-      invalid,
-    );
-  }
-  if (duplicates.length > 0) {
-    throw new ToolSetError(
-      `Duplicate tools in the tool set: ${duplicates.join(', ')}. Each tool needs a distinct name within its namespace; drop or rename one of each pair.`,
-      duplicates,
-    );
-  }
-  const clashes = [...namespaceNames].filter((name) => topLevel.has(name));
-  if (clashes.length > 0) {
-    throw new ToolSetError(
-      `Namespaces named like top-level tools: ${clashes.join(', ')}. Rename the namespace or the tool so the model can tell them apart.`,
-      clashes,
-    );
-  }
+interface NamespaceGroup {
+  entry: NamespaceToolParam;
+  names: Set<string>;
+  described: boolean;
+}
+
+function isValidName(name: unknown): name is string {
+  return typeof name === 'string' && TOOL_NAME_PATTERN.test(name);
 }

@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import * as source from './index.js';
+
+/*
+ * Tests of the BUILT package (dist/), as a consumer gets it. In CI turbo builds before it tests; locally, run
+ * `npx tsup` first: without a dist that is newer than every source file these tests are skipped (and say why).
+ */
+const run = promisify(execFile);
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(packageDir, '../..');
+const distEntry = path.join(packageDir, 'dist/index.js');
+
+function staleReason(): string | undefined {
+  if (!existsSync(distEntry)) return 'dist/index.js is missing';
+  const built = statSync(distEntry).mtimeMs;
+  const newer = readdirSync(path.join(packageDir, 'src')).filter(
+    (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && statSync(path.join(packageDir, 'src', file)).mtimeMs > built,
+  );
+  return newer.length > 0 ? `dist is older than src (${newer.slice(0, 3).join(', ')})` : undefined;
+}
+
+const reason = staleReason();
+if (reason !== undefined) console.warn(`built-package.test.ts skipped: ${reason}; run \`npx tsup\` in packages/runtime to test the built package.`);
+
+describe.skipIf(reason !== undefined)('the built package', () => {
+  it('passes publint', async () => {
+    // publint is a root devDependency: take its CLI from the root's node_modules.
+    const publintDir = path.join(repoRoot, 'node_modules/publint');
+    const { bin } = JSON.parse(readFileSync(path.join(publintDir, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    // `npm pack` rather than the default (pnpm), which need not be on PATH.
+    const { stdout } = await run(process.execPath, [path.join(publintDir, bin['publint'] as string), '--pack', 'npm', '--strict'], {
+      cwd: packageDir,
+      timeout: 90_000,
+    });
+    expect(stdout).toContain('All good!');
+  }, 100_000);
+
+  it('exports by package name exactly what src/index.ts exports, and works', async () => {
+    const script = `
+      import * as runtime from '@core/runtime';
+      import { z } from 'zod';
+      const tool = runtime.defineWorkerTool({
+        name: 'read_file', description: 'Reads a file.', strict: true,
+        schema: z.object({ path: z.string(), limit: z.number().optional() }),
+        describeActivity: (params) => 'Reading ' + params.path, execute: () => ({ content: 'ok' }),
+      });
+      console.log(JSON.stringify({
+        resolved: import.meta.resolve('@core/runtime'),
+        names: Object.keys(runtime).sort(),
+        tools: runtime.collectToolSchemas([tool]),
+      }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: packageDir, timeout: 30_000 });
+    const built = JSON.parse(stdout) as { resolved: string; names: string[]; tools: unknown };
+    expect(built.resolved).toMatch(/\/dist\/index\.js$/);
+    expect(built.names).toStrictEqual(Object.keys(source).sort());
+    expect(built.tools).toStrictEqual([
+      {
+        type: 'function',
+        name: 'read_file',
+        description: 'Reads a file.',
+        parameters: {
+          type: 'object',
+          properties: { path: { type: 'string' }, limit: { type: ['number', 'null'] } },
+          required: ['path', 'limit'],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+    ]);
+  }, 40_000);
+});
