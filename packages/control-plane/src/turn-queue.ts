@@ -40,6 +40,45 @@ export interface TurnQueue {
 }
 
 /**
+ * Starts pg-boss and creates the turn queue. Two processes installing pg-boss's schema at the same
+ * moment can collide (its catalog check runs before its lock takes effect); the loser's transaction
+ * rolls back whole, so it simply starts again and finds the schema installed.
+ */
+async function startBoss(options: TurnQueueOptions): Promise<PgBoss> {
+  for (let attempt = 1; ; attempt += 1) {
+    const boss = new PgBoss({
+      db: pgBossDatabase(options.driver),
+      schema: options.schema,
+      migrate: true,
+      schedule: false,
+      supervise: options.maintenance,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
+    });
+    boss.on('error', options.onError);
+    try {
+      await boss.start();
+      if ((await boss.getQueue(TURN_QUEUE)) === null) {
+        try {
+          await boss.createQueue(TURN_QUEUE, { name: TURN_QUEUE, policy: 'standard' });
+        } catch (error) {
+          // Another process may have created it at the same moment.
+          if ((await boss.getQueue(TURN_QUEUE)) === null) throw error;
+        }
+      }
+      return boss;
+    } catch (error) {
+      await boss.stop({ graceful: false, close: false }).catch(() => {});
+      if (attempt >= 5) {
+        throw new ControlPlaneFailure('queue_start_failed', `pg-boss could not start in schema "${options.schema}": ${(error as Error).message}`, {
+          cause: error,
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200 * attempt));
+    }
+  }
+}
+
+/**
  * pg-boss's `db` adapter on a `SqlExecutor`: parameterless (possibly multi-statement) SQL goes
  * through `exec`, the rest through `query`. This is what lets pg-boss run on PGlite.
  */
@@ -56,31 +95,7 @@ export function pgBossDatabase(executor: SqlExecutor): PgBoss.Db {
  * @throws ControlPlaneFailure (`queue_start_failed`) when pg-boss cannot start.
  */
 export async function startTurnQueue(options: TurnQueueOptions): Promise<TurnQueue> {
-  const boss = new PgBoss({
-    db: pgBossDatabase(options.driver),
-    schema: options.schema,
-    migrate: true,
-    schedule: false,
-    supervise: options.maintenance,
-    maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
-  });
-  boss.on('error', options.onError);
-  try {
-    await boss.start();
-    if ((await boss.getQueue(TURN_QUEUE)) === null) {
-      try {
-        await boss.createQueue(TURN_QUEUE, { name: TURN_QUEUE, policy: 'standard' });
-      } catch (error) {
-        // Another process may have created it at the same moment.
-        if ((await boss.getQueue(TURN_QUEUE)) === null) throw error;
-      }
-    }
-  } catch (error) {
-    await boss.stop({ graceful: false, close: false }).catch(() => {});
-    throw new ControlPlaneFailure('queue_start_failed', `pg-boss could not start in schema "${options.schema}": ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  const boss = await startBoss(options);
   const schema = options.schema;
   const driver = options.driver;
 
