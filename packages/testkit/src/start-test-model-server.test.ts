@@ -194,3 +194,90 @@ describe('close', () => {
     await expect(pending).rejects.toThrow();
   });
 });
+
+describe('more replies', () => {
+  test('raw items get ids and statuses; streamed usage reaches the SDK', async () => {
+    const { client } = await start({
+      script: [
+        reply.items(
+          [
+            { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'raw', annotations: [], logprobs: [] }] },
+            { type: 'function_call', name: 'f', arguments: '{}', call_id: 'call_raw' },
+          ],
+          { usage: { inputTokens: 11, outputTokens: 5, cachedTokens: 4, reasoningTokens: 2 } },
+        ),
+      ],
+    });
+    const response = await client.responses.stream({ model: 'test-model', input: 'x' }).finalResponse();
+    expect(response.output).toMatchObject([
+      { type: 'message', id: expect.stringMatching(/^msg_/), status: 'completed' },
+      { type: 'function_call', id: expect.stringMatching(/^fc_/), call_id: 'call_raw', status: 'completed' },
+    ]);
+    expect(response.usage).toEqual({
+      input_tokens: 11,
+      input_tokens_details: { cached_tokens: 4, cache_write_tokens: 0 },
+      output_tokens: 5,
+      output_tokens_details: { reasoning_tokens: 2 },
+      total_tokens: 16,
+    });
+  });
+
+  test('an error event in a JSON request is a 500 the SDK does not retry', async () => {
+    const server = await startTestModelServer({ script: [reply.errorEvent('broken'), reply.text('never')] });
+    servers.push(server);
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 2 });
+    const error = await client.responses.create({ model: 'test-model', input: 'x' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test('a step function runs after its request is recorded', async () => {
+    let seenCount = -1;
+    const { server, client } = await start({
+      script: [
+        () => {
+          seenCount = server.requests.length;
+          return reply.text('ok');
+        },
+      ],
+    });
+    await client.responses.create({ model: 'test-model', input: 'x' });
+    expect(seenCount).toBe(1);
+  });
+
+  test('a step function that throws answers 500 with its message, not retried', async () => {
+    const server = await startTestModelServer({
+      script: [
+        () => {
+          throw new Error('bad fixture');
+        },
+      ],
+    });
+    servers.push(server);
+    const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 2 });
+    const error = await client.responses.create({ model: 'test-model', input: 'x' }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain('testkit script step 0 threw: bad fixture');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('isolation', () => {
+  test('two servers keep their own scripts and recordings', async () => {
+    const { server: first, client: firstClient } = await start({ script: [reply.text('one')] });
+    const { server: second, client: secondClient } = await start({ script: [reply.text('two')] });
+    expect(first.baseURL).not.toBe(second.baseURL);
+    expect(first.baseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const [a, b] = await Promise.all([
+      firstClient.responses.create({ model: 'test-model', input: 'x' }),
+      secondClient.responses.create({ model: 'test-model', input: 'y' }),
+    ]);
+    expect([a.output_text, b.output_text]).toEqual(['one', 'two']);
+    expect([first.requests.length, second.requests.length]).toEqual([1, 1]);
+  });
+
+  test('close is idempotent and the port stops answering', async () => {
+    const server = await startTestModelServer({ script: [] });
+    await Promise.all([server.close(), server.close()]);
+    await expect(fetch(`${server.baseURL}/responses`, { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+});

@@ -201,7 +201,12 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
       step = options.onExhausted;
     }
     nextStep += 1;
-    return typeof step === 'function' ? await step(request, { index: stepIndex }) : step;
+    if (typeof step !== 'function') return step;
+    try {
+      return await step(request, { index: stepIndex });
+    } catch (error) {
+      throw new TestkitError('step_failed', `testkit script step ${stepIndex} threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
   };
 
   const handle = async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> => {
@@ -238,7 +243,7 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
     try {
       step = await takeStep(recorded);
     } catch (error) {
-      const message = `testkit script step ${nextStep} threw: ${error instanceof Error ? error.message : String(error)}`;
+      const message = error instanceof Error ? error.message : String(error);
       sendJson(outgoing, 500, { error: { message, type: 'server_error', param: null, code: 'testkit_step_failed' } }, { 'x-should-retry': 'false' });
       return;
     }
