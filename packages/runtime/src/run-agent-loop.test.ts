@@ -378,6 +378,58 @@ describe('runAgentLoop over the openai SDK and the testkit server', () => {
     });
   });
 
+  it('lists the tool outputs no request carried yet, so a chained conversation can continue', async () => {
+    const finish = defineWorkerTool({
+      name: 'finish',
+      description: 'Finishes.',
+      schema: z.object({}),
+      describeActivity: () => 'Finishing',
+      execute: () => ({ content: 'finished', terminateTurn: true }),
+    });
+    await withServer(
+      [reply.functionCalls([{ name: 'finish', arguments: {}, callId: 'c1' }]), reply.text('continuing')],
+      async (server) => {
+        const gateway = gatewayFor(server, { previousResponseId: true });
+        const first = await runAgentLoop({ gateway, tools: [finish], input: 'go' });
+        expect(first.reason).toBe('terminated');
+        expect(first.pendingItems).toEqual([{ type: 'function_call_output', call_id: 'c1', output: 'finished' }]);
+        const second = await runAgentLoop({
+          gateway,
+          tools: [finish],
+          previousResponseId: first.responseId as string,
+          input: [...first.pendingItems, { type: 'message', role: 'user', content: 'and now?' }],
+        });
+        expect(second.reason).toBe('completed');
+        expect(second.pendingItems).toEqual([]);
+        expect(server.requests[1]?.body.previous_response_id).toBe(first.responseId);
+        expect((server.requests[1]?.body.input as unknown[]).length).toBe(2);
+      },
+    );
+  });
+
+  it('sends text and image content parts of a result as the function_call_output', async () => {
+    const screenshot = defineWorkerTool({
+      name: 'screenshot',
+      description: 'Takes a screenshot.',
+      schema: z.object({}),
+      describeActivity: () => 'Taking a screenshot',
+      execute: () => ({
+        content: [
+          { type: 'input_text' as const, text: 'The screen:' },
+          { type: 'input_image' as const, image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+        ],
+      }),
+    });
+    await withServer([reply.functionCalls([{ name: 'screenshot', arguments: {}, callId: 'c1' }]), reply.text('I see it.')], async (server) => {
+      const result = await runAgentLoop({ gateway: gatewayFor(server), tools: [screenshot], input: 'look' });
+      expect(result.reason).toBe('completed');
+      expect(outputFor(server.requests[1]?.body, 'c1')).toEqual([
+        { type: 'input_text', text: 'The screen:' },
+        { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+      ]);
+    });
+  });
+
   it('reports a failed gateway as reason error without rejecting', async () => {
     await withServer([reply.httpError(401, { message: 'Incorrect API key provided: test-key.', type: 'invalid_request_error', code: 'invalid_api_key' })], async (server) => {
       const result = await runAgentLoop({ gateway: gatewayFor(server), tools: [], input: 'go' });

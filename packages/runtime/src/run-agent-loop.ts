@@ -47,6 +47,12 @@ export interface AgentLoopResult {
   error?: string;
   /** The id of the last response, to continue from in `previous_response_id` mode. */
   responseId?: string;
+  /**
+   * The items recorded after the last response that no request has carried yet (the tool outputs of the last
+   * step when the turn ended `terminated`, `max_steps` or `aborted`). To continue in `previous_response_id` mode,
+   * start the next turn with `previousResponseId: responseId` and `input: [...pendingItems, newMessage]`.
+   */
+  pendingItems: ResponseInputItem[];
 }
 
 /** The default of `maxSteps`. */
@@ -86,8 +92,12 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   let toolCalls = 0;
   let responseId = options.previousResponseId;
 
+  // What the next request sends in previous_response_id mode (the stored response holds the rest).
+  let newItems: ResponseInputItem[] = items;
+
   const end = (reason: TurnEndReason, error?: string): AgentLoopResult => {
-    const result: AgentLoopResult = { reason, steps, text, items, usage, toolCalls };
+    const pendingItems = [...newItems];
+    const result: AgentLoopResult = { reason, steps, text, items, usage, toolCalls, pendingItems };
     if (error !== undefined) result.error = error;
     if (responseId !== undefined) result.responseId = responseId;
     emit({ type: 'turn.completed', reason, steps, usage, text, ...(error === undefined ? {} : { error }) });
@@ -105,8 +115,6 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   }
   emit({ type: 'turn.started', tools: options.tools.length });
 
-  // In previous_response_id mode: what the next request sends (the stored response holds the rest).
-  let newItems: ResponseInputItem[] = items;
   while (true) {
     if (signal?.aborted) return end('aborted');
     if (steps >= maxSteps) return end('max_steps');
