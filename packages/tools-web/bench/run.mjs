@@ -1,0 +1,84 @@
+// Benchmark of @core/tools-web: HTML → Markdown conversion and the overhead web_fetch / web_search add
+// over a bare HTTP GET to the same local server. Runs the BUILT package (run `npx tsup` first):
+// `node bench/run.mjs` (or `pnpm bench`; `--quick` for fewer runs).
+// Prints median and p95 per measurement, our target, and median / target (≤ 1 meets the target).
+// The issue sets no numeric targets; the targets below are ours (an agent tool call should add
+// well under the model's own latency).
+import { readFileSync } from 'node:fs';
+import { createServer, get } from 'node:http';
+import { createSearxngSearchProvider, createWebTools, htmlToMarkdown } from '@core/tools-web';
+
+const quick = process.argv.includes('--quick');
+const runs = quick ? 20 : 100;
+const article = readFileSync(new URL('../src/__fixtures__/article.html', import.meta.url), 'utf8');
+// A long page: the article's body repeated to about 250 KB.
+const storyBody = /<div class="story-body">([\s\S]*?)<\/div>\s*<\/article>/.exec(article)[1];
+const longPage = article.replace(storyBody, Array.from({ length: 60 }, () => storyBody).join('\n'));
+
+async function measure(operation, warmup = 5) {
+  for (let index = 0; index < warmup; index += 1) await operation();
+  const samples = [];
+  for (let run = 0; run < runs; run += 1) {
+    const started = process.hrtime.bigint();
+    await operation();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  samples.sort((left, right) => left - right);
+  const at = (fraction) => samples[Math.min(samples.length - 1, Math.floor(fraction * samples.length))];
+  return { median: at(0.5), p95: at(0.95) };
+}
+
+const rows = [];
+function report(name, result, targetMs) {
+  rows.push({ name, median: result.median, p95: result.p95, targetMs });
+}
+
+const searxngAnswer = JSON.stringify({
+  query: 'q',
+  number_of_results: 0,
+  results: Array.from({ length: 10 }, (_, index) => ({ url: `https://example.org/${index}`, title: `Result ${index}`, content: 'A snippet of text. '.repeat(8), engine: 'brave', publishedDate: null, score: 1 })),
+});
+const server = createServer((request, response) => {
+  if (request.url.startsWith('/search')) {
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    response.end(searxngAnswer);
+    return;
+  }
+  response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+  response.end(request.url === '/long' ? longPage : article);
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+function bareGet(url) {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (response) => {
+      response.resume();
+      response.on('end', resolve);
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+const [webSearch, webFetch] = createWebTools({ search: createSearxngSearchProvider({ baseURL: origin }), fetch: { allowHosts: ['127.0.0.1'] } });
+const context = () => ({ signal: AbortSignal.timeout(10_000), callId: 'bench', toolName: 'bench' });
+
+report(`htmlToMarkdown, article page (${Math.round(article.length / 1024)} KB)`, await measure(() => htmlToMarkdown(article, 'https://coastal.example/a')), 20);
+report(`htmlToMarkdown, long page (${Math.round(longPage.length / 1024)} KB)`, await measure(() => htmlToMarkdown(longPage, 'https://coastal.example/a')), 250);
+const bare = await measure(() => bareGet(`${origin}/article`));
+report('bare http.get of the article (baseline)', bare, 5);
+const fetched = await measure(() => webFetch.execute({ url: `${origin}/article` }, context()));
+report('web_fetch of the article (GET + checks + Markdown)', fetched, 30);
+report('web_fetch overhead over the bare GET', { median: fetched.median - bare.median, p95: fetched.p95 - bare.p95 }, 25);
+const bareSearch = await measure(() => bareGet(`${origin}/search?q=q&format=json`));
+const searched = await measure(() => webSearch.execute({ query: 'q' }, context()));
+report('web_search (SearXNG adapter, 10 results)', searched, 20);
+report('web_search overhead over the bare GET', { median: searched.median - bareSearch.median, p95: searched.p95 - bareSearch.p95 }, 10);
+
+server.close();
+console.log(`@core/tools-web bench (${runs} runs each, node ${process.version})`);
+for (const row of rows) {
+  console.log(
+    `${row.name.padEnd(58)} median ${row.median.toFixed(2).padStart(7)} ms  p95 ${row.p95.toFixed(2).padStart(7)} ms  target ${String(row.targetMs).padStart(4)} ms  ratio ${(row.median / row.targetMs).toFixed(2)}`,
+  );
+}
