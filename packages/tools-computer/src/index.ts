@@ -11,3 +11,9 @@ export type { SearchFilesDetails, SearchFilesParams } from './search-files-tool.
 export type { WriteFileDetails, WriteFileParams } from './write-file-tool.js';
 export type { EditFileDetails, EditFileParams } from './edit-file-tool.js';
 export type { ToolErrorDetails } from './tool-error-result.js';
+export { loadSkill, loadSkills } from './load-skills.js';
+export type { LoadedSkills } from './load-skills.js';
+export { projectSkills, skillInstructions, SKILLS_FOLDER } from './project-skills.js';
+export type { ProjectedSkill, ProjectSkillsOptions, SkillProjection } from './project-skills.js';
+export { SKILL_NAME_PATTERN } from './skill.js';
+export type { Skill, SkillMcpServer, SkillProblem } from './skill.js';

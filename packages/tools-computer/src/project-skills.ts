@@ -1,0 +1,186 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { mcporterConfigPath } from './command-environment.js';
+import { prepareWrite } from './confine-path.js';
+import { homeFolder, type HomeFolder } from './home-folder.js';
+import type { Skill, SkillMcpServer, SkillProblem } from './skill.js';
+
+/** Options of `projectSkills`. */
+export interface ProjectSkillsOptions {
+  /** The agent's home (absolute, existing). */
+  home: string;
+}
+
+/** A skill as the turn carries it. */
+export interface ProjectedSkill {
+  name: string;
+  description: string;
+  /** Where the model reads the skill's instructions with `read_file` (relative to the home). */
+  skillFile: string;
+  /** The MCP servers the skill brought into the home's mcporter config. */
+  mcpServers: string[];
+}
+
+/** What `projectSkills` produced. */
+export interface SkillProjection {
+  /** Text for the turn's instructions: each skill's name, description and SKILL.md path; how to call MCP servers. Empty without skills. */
+  instructions: string;
+  /** The skills projected (those that could be copied into the home). */
+  skills: ProjectedSkill[];
+  /** What went wrong (a skill that could not be copied, a server name taken twice, an unreadable mcporter config). */
+  problems: SkillProblem[];
+  /** The home's mcporter config, when skills' MCP servers were written to it. */
+  mcporterConfig: string | undefined;
+}
+
+/** The folder of the home the active skills are copied into. */
+export const SKILLS_FOLDER = '.skills';
+const WRITTEN_SERVERS_FILE = '.mcp-servers.json';
+
+/**
+ * Projects the agent's active skills into a turn:
+ * - copies each skill's folder to `<home>/.skills/<name>/` (and removes copies of skills no longer active),
+ *   so the model can read its `SKILL.md` with `read_file` only when it uses the skill;
+ * - writes the MCP servers the skills declare into the home's mcporter config
+ *   (`<home>/config/mcporter.json`), merged with the entries already there; servers written by an
+ *   earlier projection and no longer declared are removed, others are left alone;
+ * - returns the text for the turn's instructions: the skills' names, descriptions and SKILL.md paths,
+ *   and how to call MCP servers with `mcporter call server.tool key=value` through the `command` tool.
+ * Adds no tools. Problems are reported in `problems`, never thrown.
+ * @throws UsageError (`home_invalid`) only when the home itself is unusable.
+ */
+export async function projectSkills(skills: readonly Skill[], options: ProjectSkillsOptions): Promise<SkillProjection> {
+  const home = homeFolder(options.home);
+  const problems: SkillProblem[] = [];
+  const skillsRoot = path.join(home.realRoot, SKILLS_FOLDER);
+  await ensureOwnFolder(skillsRoot);
+
+  const copied: Skill[] = [];
+  for (const skill of skills) {
+    try {
+      const target = path.join(skillsRoot, skill.name);
+      await fs.rm(target, { recursive: true, force: true });
+      await fs.cp(skill.folder, target, { recursive: true, dereference: true, errorOnExist: false });
+      copied.push(skill);
+    } catch (error) {
+      problems.push({ path: skill.folder, name: skill.name, message: `The skill could not be copied into the home: ${(error as Error).message}` });
+    }
+  }
+  await removeInactiveCopies(skillsRoot, new Set(copied.map((skill) => skill.name)), problems);
+
+  const servers = new Map<string, { skill: string; definition: SkillMcpServer }>();
+  for (const skill of copied) {
+    for (const [serverName, definition] of Object.entries(skill.mcpServers)) {
+      const taken = servers.get(serverName);
+      if (taken !== undefined) {
+        problems.push({ path: skill.folder, name: skill.name, message: `MCP server "${serverName}" is already declared by skill "${taken.skill}"; that definition is kept.` });
+        continue;
+      }
+      servers.set(serverName, { skill: skill.name, definition: withSkillDir(definition, path.join(skillsRoot, skill.name)) });
+    }
+  }
+  const written = await writeMcporterConfig(home, skillsRoot, servers, problems);
+
+  const projected: ProjectedSkill[] = copied.map((skill) => ({
+    name: skill.name,
+    description: skill.description,
+    skillFile: `${SKILLS_FOLDER}/${skill.name}/SKILL.md`,
+    mcpServers: written === undefined ? [] : Object.keys(skill.mcpServers).filter((serverName) => servers.get(serverName)?.skill === skill.name),
+  }));
+  return { instructions: skillInstructions(projected), skills: projected, problems, mcporterConfig: written };
+}
+
+/** The instructions text for projected skills (empty without skills). */
+export function skillInstructions(skills: readonly ProjectedSkill[]): string {
+  if (skills.length === 0) return '';
+  const lines = [
+    '## Skills',
+    'You have these skills. Each one has a SKILL.md in your home folder with its full instructions. When a task matches a skill, first read its SKILL.md with read_file, then follow it.',
+    '',
+  ];
+  for (const skill of skills) {
+    const mcp = skill.mcpServers.length === 0 ? '' : ` MCP servers: ${skill.mcpServers.join(', ')}.`;
+    lines.push(`- ${skill.name}: ${skill.description} (instructions: ${skill.skillFile})${mcp}`);
+  }
+  if (skills.some((skill) => skill.mcpServers.length > 0)) {
+    lines.push(
+      '',
+      'MCP servers are already configured in config/mcporter.json. Use them through the command tool with mcporter:',
+      '- `mcporter list <server> --schema` shows the server\'s tools and their parameters;',
+      '- `mcporter call <server>.<tool> key=value …` calls a tool (or `--args \'{"key": "value"}\'` for JSON arguments);',
+      '- add `--output json` to get the raw result: `"isError": true` in it means the tool call failed, even when the exit code is 0.',
+    );
+  }
+  return lines.join('\n');
+}
+
+async function ensureOwnFolder(folder: string): Promise<void> {
+  const stats = await fs.lstat(folder).catch(() => undefined);
+  if (stats !== undefined && !stats.isDirectory()) await fs.rm(folder, { recursive: true, force: true });
+  await fs.mkdir(folder, { recursive: true });
+}
+
+async function removeInactiveCopies(skillsRoot: string, active: ReadonlySet<string>, problems: SkillProblem[]): Promise<void> {
+  for (const entry of await fs.readdir(skillsRoot)) {
+    if (entry === WRITTEN_SERVERS_FILE || active.has(entry)) continue;
+    await fs.rm(path.join(skillsRoot, entry), { recursive: true, force: true }).catch((error: unknown) => {
+      problems.push({ path: path.join(skillsRoot, entry), message: `The copy of an inactive skill could not be removed: ${(error as Error).message}` });
+    });
+  }
+}
+
+function withSkillDir(definition: SkillMcpServer, skillDir: string): SkillMcpServer {
+  const fill = (value: string): string => value.split('${SKILL_DIR}').join(skillDir);
+  const copy: SkillMcpServer = { ...definition };
+  if (typeof copy.command === 'string') copy.command = fill(copy.command);
+  else if (Array.isArray(copy.command)) copy.command = copy.command.map(fill);
+  if (copy.args !== undefined) copy.args = copy.args.map(fill);
+  if (copy.env !== undefined) copy.env = Object.fromEntries(Object.entries(copy.env).map(([key, value]) => [key, fill(value)]));
+  if (typeof copy.url === 'string') copy.url = fill(copy.url);
+  if (typeof copy.baseUrl === 'string') copy.baseUrl = fill(copy.baseUrl);
+  return copy;
+}
+
+/** Merges the skills' servers into the home's mcporter config; returns its path, or undefined when it was left alone. */
+async function writeMcporterConfig(
+  home: HomeFolder,
+  skillsRoot: string,
+  servers: ReadonlyMap<string, { definition: SkillMcpServer }>,
+  problems: SkillProblem[],
+): Promise<string | undefined> {
+  const ledger = path.join(skillsRoot, WRITTEN_SERVERS_FILE);
+  const previous = await readJson(ledger).then((value) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []), () => []);
+  const configFile = mcporterConfigPath(home.realRoot);
+  if (servers.size === 0 && previous.length === 0) return undefined;
+  let config: Record<string, unknown> = { mcpServers: {}, imports: [] };
+  try {
+    const existing = await readJson(configFile);
+    if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) throw new Error('its root is not an object');
+    config = existing as Record<string, unknown>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      problems.push({ path: configFile, message: `The home's mcporter config is not valid JSON (${(error as Error).message}); it was left alone and the skills' MCP servers were not added.` });
+      return undefined;
+    }
+  }
+  const current = config.mcpServers;
+  const merged: Record<string, unknown> = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...current } : {};
+  for (const name of previous) if (!servers.has(name)) delete merged[name];
+  for (const [name, { definition }] of servers) merged[name] = definition;
+  config = { ...config, mcpServers: merged };
+  try {
+    const target = await prepareWrite(home, configFile);
+    const temporary = `${target}.${process.pid}.tmp`;
+    await fs.writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`);
+    await fs.rename(temporary, target);
+    await fs.writeFile(ledger, `${JSON.stringify([...servers.keys()])}\n`);
+    return target;
+  } catch (error) {
+    problems.push({ path: configFile, message: `The home's mcporter config could not be written: ${(error as Error).message}` });
+    return undefined;
+  }
+}
+
+async function readJson(file: string): Promise<unknown> {
+  return JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
+}
