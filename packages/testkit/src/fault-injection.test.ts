@@ -90,6 +90,19 @@ describe('broken streams', () => {
     expect(response.output_text).toBe('slow but steady');
   });
 
+  test('a client abort stops the server writing a slow stream', async () => {
+    // Ten events a minute apart: only the abort can end this reply before the test times out.
+    const { server, client } = await start([reply.slow(reply.text('one two three four five six'), { delayMs: 60_000 })]);
+    const controller = new AbortController();
+    const stream = await client.responses.create({ model: 'test-model', input: 'x', stream: true }, { signal: controller.signal });
+    for await (const event of stream) {
+      expect(event.type).toBe('response.created');
+      expect(server.activeReplies).toBe(1);
+      controller.abort();
+    }
+    await expect.poll(() => server.activeReplies, { timeout: 5_000 }).toBe(0);
+  });
+
   test('a client abort during a slow stream leaves the server ready for the next request', async () => {
     const { server, client } = await start([reply.slow(reply.text('a b c d e f g h'), { delayMs: 2_000 }), reply.text('next')]);
     const controller = new AbortController();

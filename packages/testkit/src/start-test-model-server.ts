@@ -33,6 +33,8 @@ export interface TestModelServer {
   readonly requests: RecordedRequest[];
   /** How many script steps have not been used yet. */
   readonly remaining: number;
+  /** How many replies are being written right now (a slow stream counts until it ends or its client leaves). */
+  readonly activeReplies: number;
   /** Stops the server and destroys every open connection; resolves once it is closed. */
   close(): Promise<void>;
 }
@@ -192,6 +194,7 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
   const sockets = new Set<Socket>();
   const timers = new Set<() => void>();
   let nextStep = 0;
+  let activeReplies = 0;
 
   const takeStep = async (request: RecordedRequest): Promise<StepReply | undefined> => {
     const stepIndex = nextStep;
@@ -251,7 +254,12 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
       sendInvalid(outgoing, invalidRequest(`testkit script exhausted after ${script.length} steps: request #${recorded.index} has no scripted reply. Add a step or set onExhausted.`, null, 'testkit_script_exhausted'));
       return;
     }
-    await serveStep(createExchange(outgoing, timers), step, parsed.value as Record<string, unknown>, options.model);
+    activeReplies += 1;
+    try {
+      await serveStep(createExchange(outgoing, timers), step, parsed.value as Record<string, unknown>, options.model);
+    } finally {
+      activeReplies -= 1;
+    }
   };
 
   const server = createServer((incoming, outgoing) => {
@@ -285,6 +293,9 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
     requests,
     get remaining() {
       return Math.max(0, script.length - nextStep);
+    },
+    get activeReplies() {
+      return activeReplies;
     },
     close() {
       closing ??= new Promise<void>((resolve) => {
