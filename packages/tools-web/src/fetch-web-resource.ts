@@ -14,6 +14,8 @@ export interface FetchPolicy {
   userAgent: string;
   /** Whether to read a final response's body, given its headers (binary types are described, not read). */
   readBody: (headers: IncomingHttpHeaders) => boolean;
+  /** Trusted CA certificates for https (default: Node's bundled roots). */
+  ca?: string[];
 }
 
 /** A fetched resource: the final response after redirects, its body cut at the size cap. */
@@ -46,7 +48,13 @@ export async function fetchWebResource(url: string, policy: FetchPolicy, signal:
     const address = await withAbort(vetHost(current, policy), combined, current, policy.timeoutMs);
     let response;
     try {
-      response = await requestOnce(current, address, { signal: combined, maxBytes: policy.maxBytes, userAgent: policy.userAgent, readBody: policy.readBody });
+      response = await requestOnce(current, address, {
+        signal: combined,
+        maxBytes: policy.maxBytes,
+        userAgent: policy.userAgent,
+        readBody: policy.readBody,
+        ...(policy.ca === undefined ? {} : { ca: policy.ca }),
+      });
     } catch (error) {
       throw failure(error, combined, current, policy.timeoutMs);
     }

@@ -26,6 +26,8 @@ export interface RequestOnceOptions {
   userAgent: string;
   /** Whether to read the body of a final (non-redirect) response, given its headers. */
   readBody: (headers: IncomingHttpHeaders) => boolean;
+  /** Trusted CA certificates for https (default: Node's bundled roots). */
+  ca?: string[];
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -55,6 +57,7 @@ export async function requestOnce(url: URL, address: ResolvedAddress, options: R
     lookup: pinnedLookup,
     agent: false,
     signal: options.signal,
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
   };
   const response = await new Promise<IncomingMessage>((resolve, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(requestOptions, resolve);

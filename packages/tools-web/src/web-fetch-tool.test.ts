@@ -83,6 +83,10 @@ beforeAll(async () => {
         response.writeHead(200, { 'Content-Type': 'text/plain' });
         response.end(longText);
         return;
+      case '/latin1':
+        response.writeHead(200, { 'Content-Type': 'text/plain; charset=iso-8859-1' });
+        response.end(Buffer.from('Caf\xe9 cr\xe8me', 'latin1'));
+        return;
       case '/plain':
         response.writeHead(200, { 'Content-Type': 'text/plain' });
         response.end('just text');
@@ -99,13 +103,13 @@ afterAll(async () => {
 
 const context = () => ({ signal: AbortSignal.timeout(10_000), callId: 'c1', toolName: 'web_fetch' });
 
-function stubLookup(table: Record<string, string>): HostLookup & { calls: string[] } {
+function stubLookup(table: Record<string, string | string[]>): HostLookup & { calls: string[] } {
   const calls: string[] = [];
   const lookup = async (hostname: string) => {
     calls.push(hostname);
-    const address = table[hostname];
-    if (address === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    return [{ address, family: address.includes(':') ? (6 as const) : (4 as const) }];
+    const entry = table[hostname];
+    if (entry === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return (Array.isArray(entry) ? entry : [entry]).map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
   };
   return Object.assign(lookup, { calls });
 }
@@ -144,6 +148,11 @@ describe('web_fetch content', () => {
     expect(result.content).toContain('{\n  "name": "tide",\n  "depths": [\n    1,\n    2\n  ],\n  "nested": {\n    "ok": true\n  }\n}');
   });
 
+  test('decodes the charset the server declares', async () => {
+    const result = await localTool().execute({ url: `${server.origin}/latin1` }, context());
+    expect(result.content).toMatch(/\n\nCafé crème$/);
+  });
+
   test('passes plain text through and decodes gzip', async () => {
     const plain = await localTool().execute({ url: `${server.origin}/plain` }, context());
     expect(plain.content).toMatch(/\n\njust text$/);
@@ -154,7 +163,8 @@ describe('web_fetch content', () => {
   test('describes binary content instead of dumping it, without reading the body', async () => {
     const result = await localTool().execute({ url: `${server.origin}/image.png` }, context());
     expect(result.content).toContain('Binary content (image/png, 4 KB) was not included');
-    expect(result.details).toMatchObject({ kind: 'binary', bytes: 0 });
+    expect(result.details).toMatchObject({ kind: 'binary', bytes: 0, size: png.length });
+    expect(createWebFetchTool().describeCompletedActivity?.({ url: `${server.origin}/image.png` }, result)).toBe(`Fetched 127.0.0.1:${server.port}/image.png (4 KB)`);
     const sniffed = await localTool().execute({ url: `${server.origin}/untyped` }, context());
     expect(sniffed.content).toContain('Binary content (application/octet-stream, 4 KB) was not included');
   });
@@ -235,6 +245,7 @@ describe('web_fetch safety', () => {
     ['metadata.test', '169.254.169.254', 'resolves to 169.254.169.254, a link-local address'],
     ['mapped.test', '::ffff:10.0.0.1', 'resolves to ::ffff:10.0.0.1, an IPv4-mapped IPv6 address of a private address'],
     ['ula.test', 'fd12::1', 'resolves to fd12::1, a unique local IPv6 address'],
+    ['mixed.test', ['93.184.216.34', '10.9.8.7'], 'resolves to 10.9.8.7, a private address'],
   ])('refuses %s, which resolves to %s', async (hostname, address, reason) => {
     const before = server.requests.length;
     const tool = createWebFetchTool({ lookup: stubLookup({ [hostname]: address }) });
@@ -243,6 +254,18 @@ describe('web_fetch safety', () => {
     expect(result.content).toContain('fetch_blocked');
     expect(result.content).toContain(reason);
     expect(server.requests.length).toBe(before);
+  });
+
+  test.each([
+    ['decimal IPv4', 'http://2130706433:PORT/plain', '127.0.0.1 is a loopback address'],
+    ['hex IPv4', 'http://0x7f.1:PORT/plain', '127.0.0.1 is a loopback address'],
+    ['IPv6 loopback', 'http://[::1]:PORT/plain', '::1 is the IPv6 loopback address'],
+    ['IPv4-mapped IPv6', 'http://[::ffff:127.0.0.1]:PORT/plain', '::ffff:7f00:1 is an IPv4-mapped IPv6 address of a loopback address'],
+    ['metadata IP', 'http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a link-local address'],
+  ])('refuses a %s literal', async (_kind, url, reason) => {
+    const result = await createWebFetchTool().execute({ url: url.replace('PORT', String(server.port)) }, context());
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain(reason);
   });
 
   test('refuses metadata and localhost names before resolving them', async () => {

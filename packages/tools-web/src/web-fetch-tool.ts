@@ -1,3 +1,4 @@
+import { rootCertificates } from 'node:tls';
 import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { WebFetchError } from './errors.js';
@@ -24,6 +25,8 @@ export interface WebFetchSettings {
   userAgent?: string;
   /** Characters returned per call when the model gives no `max_length` (default 20_000). */
   defaultMaxLength?: number;
+  /** Extra CA certificates (PEM) trusted for https, in addition to Node's bundled roots (an intranet CA). */
+  extraCA?: string[];
 }
 
 /** What web_fetch records for logs and UIs. */
@@ -37,6 +40,8 @@ export interface WebFetchDetails {
   extraction?: 'article' | 'page';
   /** Bytes of body read (decoded). */
   bytes?: number;
+  /** The body's size: the bytes read, or the declared Content-Length when the body was not read (binary types). */
+  size?: number;
   /** Whether the body was cut at the size cap. */
   truncated?: boolean;
   offset?: number;
@@ -74,6 +79,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
     lookup: settings.lookup ?? systemLookup,
     userAgent: settings.userAgent ?? DEFAULT_USER_AGENT,
     readBody: (headers) => isReadableMediaType(mediaTypeOf(headers)),
+    ...(settings.extraCA === undefined || settings.extraCA.length === 0 ? {} : { ca: [...rootCertificates, ...settings.extraCA] }),
   };
   return defineWorkerTool({
     name: 'web_fetch',
@@ -88,7 +94,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
     describeActivity: (params) => `Fetching ${displayUrl(params.url)}`,
     describeCompletedActivity: (params, result) => {
       if (result.isError === true) return `Could not fetch ${displayUrl(params.url)}`;
-      return `Fetched ${displayUrl(params.url)} (${formatBytes(result.details?.bytes ?? 0)})`;
+      return `Fetched ${displayUrl(params.url)} (${formatBytes(result.details?.size ?? 0)})`;
     },
     execute: async (params, context): Promise<AgentToolResult<WebFetchDetails>> => {
       let resource;
@@ -114,6 +120,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
         kind: rendered.kind,
         ...(rendered.extraction === undefined ? {} : { extraction: rendered.extraction }),
         bytes: resource.body.length,
+        size: resource.bodyRead ? resource.body.length : declaredLength(resource.headers['content-length']),
         truncated: resource.truncated,
         offset: page.offset,
         end: page.end,
@@ -154,4 +161,9 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
       };
     },
   });
+}
+
+function declaredLength(value: string | undefined): number {
+  const length = Number(value);
+  return Number.isFinite(length) && length >= 0 ? length : 0;
 }
