@@ -47,8 +47,16 @@ function toolSetError(run: () => unknown): ToolSetError {
 const names = (entries: ReturnType<typeof collectToolSchemas>): string[] =>
   entries.map((entry) => ('name' in entry ? `${entry.type}:${entry.name}` : entry.type));
 
-/** Ajv over the OpenAPI document, like the API's own request check. */
-function createResponseValidator(): (body: unknown) => { valid: boolean; errors: unknown } {
+type BodyValidator = (body: unknown) => { valid: boolean; errors: unknown };
+let compiledValidator: BodyValidator | undefined;
+
+/** Ajv over the OpenAPI document, like the API's own request check (compiled once: it takes about a second). */
+function createResponseValidator(): BodyValidator {
+  compiledValidator ??= compileResponseValidator();
+  return compiledValidator;
+}
+
+function compileResponseValidator(): BodyValidator {
   const document = JSON.parse(readFileSync(openapiPath, 'utf8')) as object;
   const ajv = new Ajv2020({ strict: false, logger: false, validateSchema: false, allErrors: false });
   addFormats.default(ajv);
