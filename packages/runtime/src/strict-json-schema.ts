@@ -135,6 +135,7 @@ function walkNode(node: JSONValue | undefined, path: string, context: WalkContex
       continue;
     }
     if (context.mode === 'transform' && !KEPT_KEYWORDS.has(keyword)) continue;
+    if (keyword === 'items' && 'prefixItems' in node) continue; // a tuple, already reported
     out[keyword] = walkKeyword(keyword, value, path, context);
   }
   if (context.mode === 'transform') inferEnumType(out);

@@ -102,6 +102,12 @@ describe('toolParameters', () => {
     expect(error.message).toMatch(/^Tool "tagger" at \$\.properties\.tags\.items\.properties\.labels: strict: true but an open record/);
   });
 
+  it('names the other problems\' paths too', () => {
+    const error = definitionError(() => defineWorkerTool({ ...base, name: 'multi', strict: true, schema: z.object({ a: z.url(), b: z.unknown() }) }));
+    expect(error.path).toBe('$.properties.a');
+    expect(error.message).toContain('Also at $.properties.b (see cause.issues).');
+  });
+
   it('accepts the same schema without strict', () => {
     const schema = z.object({ tags: z.array(z.object({ labels: z.record(z.string(), z.string()) })) });
     expect(() => defineWorkerTool({ ...base, name: 'tagger', schema })).not.toThrow();

@@ -51,7 +51,7 @@ function fromJsonSchema(tool: AnyWorkerAgentTool, jsonSchema: JSONObject): ToolP
   }
   if (tool.strict) {
     const issues = checkStrictSchema(jsonSchema);
-    if (issues.length > 0) throw notStrict(tool, new StrictSchemaError(issues), 'jsonSchema is sent unchanged, so it must already be strict-mode compatible, or set strict: false');
+    if (issues.length > 0) throw notStrict(tool, new StrictSchemaError(issues), 'A jsonSchema is sent unchanged, so with strict: true it must already be strict-mode compatible');
   }
   // Sent unchanged: the very object the adapter gave (not copied, not frozen: it is the adapter's).
   return Object.freeze({ parameters: jsonSchema, strict: tool.strict });
@@ -71,15 +71,16 @@ function fromZod(tool: AnyWorkerAgentTool): ToolParameters {
     parameters = toStrictJSONSchema(converted);
   } catch (error) {
     if (!(error instanceof StrictSchemaError)) throw error;
-    throw notStrict(tool, error, 'change the schema or set strict: false');
+    throw notStrict(tool, error);
   }
   return Object.freeze({ parameters: deepFreeze(parameters), strict: true, original: converted });
 }
 
-function notStrict(tool: AnyWorkerAgentTool, error: StrictSchemaError, advice: string): ToolDefinitionError {
-  const first = error.issues[0];
-  const more = error.issues.length > 1 ? ` (${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''}: see cause.issues)` : '';
-  return new ToolDefinitionError(tool.name, `strict: true but ${first?.message ?? 'the schema is not strict-mode compatible.'}${more} To fix: ${advice}.`, {
+function notStrict(tool: AnyWorkerAgentTool, error: StrictSchemaError, advice?: string): ToolDefinitionError {
+  const [first, ...rest] = error.issues;
+  const others = rest.length === 0 ? '' : ` Also at ${rest.slice(0, 5).map((issue) => issue.path).join(', ')}${rest.length > 5 ? ', ...' : ''} (see cause.issues).`;
+  const note = advice === undefined ? '' : ` ${advice}.`;
+  return new ToolDefinitionError(tool.name, `strict: true but ${first?.message ?? 'the schema is not strict-mode compatible.'}${others}${note}`, {
     path: error.path,
     code: 'tool_schema_not_strict',
     cause: error,
