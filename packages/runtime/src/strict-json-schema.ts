@@ -76,7 +76,8 @@ interface WalkContext {
  * (`additionalProperties: false`) with every property in `required`, optional properties made nullable
  * (`type: [T, "null"]` for primitives, `anyOf: [..., {type: "null"}]` otherwise; never twice), `oneOf` (Zod's
  * discriminated unions) sent as `anyOf`, `enum`/`const` without a `type` given one, and annotations strict mode does
- * not take (`default`, `minLength`, `examples`, ...) dropped — Zod still enforces them after the model answers.
+ * not take (`default`, `minLength`, `examples`, ...) dropped, as is the `pattern` Zod adds next to a `format` —
+ * Zod still enforces all of them after the model answers.
  * Recurses through `properties`, `items`, `anyOf` and `$defs`/`definitions`. Does not modify `schema`.
  * @throws StrictSchemaError naming the JSON path of the first construct strict mode cannot express (see
  *   `checkStrictSchema` for the list).
@@ -136,6 +137,8 @@ function walkNode(node: JSONValue | undefined, path: string, context: WalkContex
     }
     if (context.mode === 'transform' && !KEPT_KEYWORDS.has(keyword)) continue;
     if (keyword === 'items' && 'prefixItems' in node) continue; // a tuple, already reported
+    // Zod sends its own regex along with a format (z.email(), z.iso.datetime()); the format says it, Zod checks it.
+    if (context.mode === 'transform' && keyword === 'pattern' && typeof node['format'] === 'string') continue;
     out[keyword] = walkKeyword(keyword, value, path, context);
   }
   if (context.mode === 'transform') inferEnumType(out);
