@@ -14,11 +14,16 @@ const article = readFileSync(new URL('../src/__fixtures__/article.html', import.
 // A long page: the article's body repeated to about 250 KB.
 const storyBody = /<div class="story-body">([\s\S]*?)<\/div>\s*<\/article>/.exec(article)[1];
 const longPage = article.replace(storyBody, Array.from({ length: 60 }, () => storyBody).join('\n'));
+// A modern page: the article plus about 1.5 MB of inline script bundles and JSON state.
+const bundle = `<script>${'window.__STATE__.push({"id":1,"text":"lorem ipsum dolor sit amet"});'.repeat(1500)}</script>`;
+const scriptHeavyPage = article.replace('</body>', `${Array.from({ length: 20 }, () => bundle).join('\n')}</body>`);
+// The largest page web_fetch reads by default: about 2 MB (the default size cap), all of it text.
+const hugePage = article.replace(storyBody, Array.from({ length: 1000 }, () => storyBody).join('\n'));
 
-async function measure(operation, warmup = 5) {
+async function measure(operation, warmup = 5, count = runs) {
   for (let index = 0; index < warmup; index += 1) await operation();
   const samples = [];
-  for (let run = 0; run < runs; run += 1) {
+  for (let run = 0; run < count; run += 1) {
     const started = process.hrtime.bigint();
     await operation();
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -65,6 +70,8 @@ const context = () => ({ signal: AbortSignal.timeout(10_000), callId: 'bench', t
 
 report(`htmlToMarkdown, article page (${Math.round(article.length / 1024)} KB)`, await measure(() => htmlToMarkdown(article, 'https://coastal.example/a')), 20);
 report(`htmlToMarkdown, long page (${Math.round(longPage.length / 1024)} KB)`, await measure(() => htmlToMarkdown(longPage, 'https://coastal.example/a')), 250);
+report(`htmlToMarkdown, article + inline scripts (${(scriptHeavyPage.length / 1024 / 1024).toFixed(1)} MB)`, await measure(() => htmlToMarkdown(scriptHeavyPage, 'https://coastal.example/a'), 2, quick ? 10 : 30), 50);
+report(`htmlToMarkdown, size-cap page (${(hugePage.length / 1024 / 1024).toFixed(1)} MB, ${quick ? 3 : 10} runs)`, await measure(() => htmlToMarkdown(hugePage, 'https://coastal.example/a'), 1, quick ? 3 : 10), 4000);
 const bare = await measure(() => bareGet(`${origin}/article`));
 report('bare http.get of the article (baseline)', bare, 5);
 const fetched = await measure(() => webFetch.execute({ url: `${origin}/article` }, context()));

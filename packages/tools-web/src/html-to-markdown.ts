@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { stripHeavyMarkup } from './strip-heavy-markup.js';
 
 /** The readable Markdown of an HTML page. */
 export interface HtmlMarkdown {
@@ -26,7 +27,8 @@ const NOISE_SELECTOR = 'script, style, noscript, template, iframe, svg, canvas, 
  * no article the whole body, minus navigation and scripts, is converted instead. Relative links and
  * images are made absolute against `pageUrl`.
  */
-export function htmlToMarkdown(html: string, pageUrl: string): HtmlMarkdown {
+export function htmlToMarkdown(source: string, pageUrl: string): HtmlMarkdown {
+  const html = stripHeavyMarkup(source);
   const turndown = createTurndown();
   const { document } = parseHTML(html);
   const pageTitle = cleanTitle(document.title);

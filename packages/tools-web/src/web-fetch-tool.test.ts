@@ -229,6 +229,25 @@ describe('web_fetch limits', () => {
   });
 });
 
+describe('web_fetch continuation', () => {
+  test('continues a long page from the page fetched earlier in the turn; offset 0 fetches again', async () => {
+    const tool = localTool();
+    const url = `${server.origin}/long?continuation`;
+    const count = () => server.requests.filter((request) => request.url === '/long?continuation').length;
+
+    const first = await tool.execute({ url, max_length: 2000 }, context());
+    const second = await tool.execute({ url, offset: first.details!.nextOffset!, max_length: 2000 }, context());
+    expect(count()).toBe(1);
+    expect(second.details).toMatchObject({ cached: true, offset: 1980 });
+
+    await tool.execute({ url, max_length: 2000 }, context());
+    expect(count()).toBe(2);
+    // Another tool instance (another turn) shares nothing.
+    await localTool().execute({ url, offset: 1980, max_length: 2000 }, context());
+    expect(count()).toBe(3);
+  });
+});
+
 describe('web_fetch safety', () => {
   test('refuses 127.0.0.1 without an allow-list', async () => {
     const before = server.requests.length;

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { WebFetchError } from './errors.js';
 import { fetchWebResource, type FetchPolicy } from './fetch-web-resource.js';
 import { normaliseHostName } from './host-policy.js';
+import { createFetchedPageCache, type FetchedPage } from './fetched-page.js';
+import { formatFetchedPage } from './format-fetched-page.js';
 import { paginateText } from './paginate-text.js';
 import { displayUrl, formatBytes } from './plain-text.js';
 import { isReadableMediaType, mediaTypeOf, renderContent } from './render-content.js';
@@ -44,6 +46,8 @@ export interface WebFetchDetails {
   size?: number;
   /** Whether the body was cut at the size cap. */
   truncated?: boolean;
+  /** Whether this continuation was served from the page fetched earlier in the turn. */
+  cached?: boolean;
   offset?: number;
   end?: number;
   totalCharacters?: number;
@@ -81,6 +85,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
     readBody: (headers) => isReadableMediaType(mediaTypeOf(headers)),
     ...(settings.extraCA === undefined || settings.extraCA.length === 0 ? {} : { ca: [...rootCertificates, ...settings.extraCA] }),
   };
+  const cache = createFetchedPageCache();
   return defineWorkerTool({
     name: 'web_fetch',
     description:
@@ -97,70 +102,63 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
       return `Fetched ${displayUrl(params.url)} (${formatBytes(result.details?.size ?? 0)})`;
     },
     execute: async (params, context): Promise<AgentToolResult<WebFetchDetails>> => {
-      let resource;
-      try {
-        resource = await fetchWebResource(params.url, policy, context.signal);
-      } catch (error) {
-        const failure =
-          error instanceof WebFetchError
-            ? { code: error.code, message: error.message }
-            : { code: 'fetch_failed', message: `Could not fetch ${params.url}: ${error instanceof Error ? error.message : String(error)}` };
-        return { content: `web_fetch failed (${failure.code}): ${failure.message}`, details: { url: params.url, error: failure }, isError: true };
+      const offset = params.offset ?? 0;
+      // A continuation (offset > 0) reads the page this tool fetched earlier in the turn; offset 0 always fetches.
+      let page = offset > 0 ? cache.get(params.url) : undefined;
+      const cached = page !== undefined;
+      if (page === undefined) {
+        try {
+          page = await loadPage(params.url, policy, context.signal);
+        } catch (error) {
+          const failure =
+            error instanceof WebFetchError
+              ? { code: error.code, message: error.message }
+              : { code: 'fetch_failed', message: `Could not fetch ${params.url}: ${error instanceof Error ? error.message : String(error)}` };
+          return { content: `web_fetch failed (${failure.code}): ${failure.message}`, details: { url: params.url, error: failure }, isError: true };
+        }
+        if (page.rendered.kind !== 'binary' && page.status < 400) cache.set(page);
       }
-
-      const rendered = renderContent({ headers: resource.headers, body: resource.body, bodyRead: resource.bodyRead, url: resource.finalUrl });
-      const page = paginateText(rendered.text, params.offset ?? 0, params.max_length ?? defaultMaxLength);
-      const failed = resource.status >= 400;
+      const part = paginateText(page.rendered.text, offset, params.max_length ?? defaultMaxLength);
       const details: WebFetchDetails = {
         url: params.url,
-        finalUrl: resource.finalUrl,
-        redirects: resource.redirects,
-        status: resource.status,
-        mediaType: rendered.mediaType,
-        kind: rendered.kind,
-        ...(rendered.extraction === undefined ? {} : { extraction: rendered.extraction }),
-        bytes: resource.body.length,
-        size: resource.bodyRead ? resource.body.length : declaredLength(resource.headers['content-length']),
-        truncated: resource.truncated,
-        offset: page.offset,
-        end: page.end,
-        totalCharacters: page.total,
-        ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }),
+        finalUrl: page.finalUrl,
+        redirects: page.redirects,
+        status: page.status,
+        mediaType: page.rendered.mediaType,
+        kind: page.rendered.kind,
+        ...(page.rendered.extraction === undefined ? {} : { extraction: page.rendered.extraction }),
+        bytes: page.bytes,
+        size: page.size,
+        truncated: page.truncated,
+        cached,
+        offset: part.offset,
+        end: part.end,
+        totalCharacters: part.total,
+        ...(part.nextOffset === undefined ? {} : { nextOffset: part.nextOffset }),
       };
-
-      const header: string[] = [];
-      header.push(resource.redirects.length > 0 ? `URL: ${resource.finalUrl} (redirected from ${params.url})` : `URL: ${resource.finalUrl}`);
-      if (failed) header.push(`HTTP ${resource.status} ${resource.statusText}`.trimEnd());
-      if (rendered.title !== undefined) header.push(`Title: ${rendered.title}`);
-      if (rendered.byline !== undefined) header.push(`Byline: ${rendered.byline}`);
-      if (rendered.publishedTime !== undefined) header.push(`Published: ${rendered.publishedTime}`);
-      const sizeNote = resource.truncated ? `, cut at the ${formatBytes(policy.maxBytes)} size limit` : '';
-      header.push(`Content-Type: ${rendered.mediaType} (${formatBytes(resource.body.length)}${sizeNote})`);
-
-      let body: string;
-      let footer = '';
-      if (rendered.kind === 'binary') {
-        body = rendered.text;
-      } else if (page.total === 0) {
-        body = '(The page has no readable text.)';
-      } else if (page.text === '') {
-        body = `(Offset ${params.offset ?? 0} is past the end: the content has ${page.total} characters.)`;
-      } else {
-        body = page.text;
-        footer =
-          page.nextOffset === undefined
-            ? page.offset > 0
-              ? `\n\n[End of content: characters ${page.offset}-${page.end} of ${page.total}.]`
-              : ''
-            : `\n\n[Showing characters ${page.offset}-${page.end} of ${page.total}. To continue, call web_fetch with url ${JSON.stringify(params.url)} and offset ${page.nextOffset}.]`;
-      }
       return {
-        content: `${header.join('\n')}\n\n${body}${footer}`,
+        content: formatFetchedPage(page, part, { requestedOffset: offset, maxBytes: policy.maxBytes }),
         details,
-        ...(failed ? { isError: true } : {}),
+        ...(page.status >= 400 ? { isError: true } : {}),
       };
     },
   });
+}
+
+async function loadPage(url: string, policy: FetchPolicy, signal: AbortSignal): Promise<FetchedPage> {
+  const resource = await fetchWebResource(url, policy, signal);
+  const rendered = renderContent({ headers: resource.headers, body: resource.body, bodyRead: resource.bodyRead, url: resource.finalUrl });
+  return {
+    url,
+    finalUrl: resource.finalUrl,
+    redirects: resource.redirects,
+    status: resource.status,
+    statusText: resource.statusText,
+    rendered,
+    bytes: resource.body.length,
+    size: resource.bodyRead ? resource.body.length : declaredLength(resource.headers['content-length']),
+    truncated: resource.truncated,
+  };
 }
 
 function declaredLength(value: string | undefined): number {
