@@ -5,6 +5,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     include: ['src/**/*.test.ts'],
-    testTimeout: 20_000,
+    globalSetup: ['./vitest.global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
   },
 });

@@ -6,7 +6,9 @@ import {
   type ModelGateway,
   type ResponseInputItem,
 } from '@core/runtime';
-import { createComputerTools } from '@core/tools-computer';
+import { createComputerTools, loadSkills, projectSkills } from '@core/tools-computer';
+import { createBackgroundAgentJobTools } from '@core/tools-jobs';
+import { createScheduleTools } from '@core/tools-schedule';
 import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
 import { createWebTools } from '@core/tools-web';
 import type { TextTurnContext } from './turn-context.js';
@@ -23,13 +25,16 @@ export interface TextTurnAssembly {
 
 /**
  * Builds the tool set of one text turn from its context, explicitly and in order: the todo tool, the
- * computer tools, the web tools (only with a bound profile), the schedule tools, the background job
- * tools (only when the turn may start jobs), then the rest (`extraTools`). Workflow tools are not part
- * of it yet: no workflow package exists. Nothing is cached or shared between turns.
+ * computer tools, the web tools (only with a bound profile), the schedule tools (only with a control
+ * plane), the background job tools (only when the turn may start jobs), then the rest (`extraTools`).
+ * Workflow tools are not part of it yet: no workflow package exists. Active skills add no tools: their
+ * names, descriptions and SKILL.md paths go into the instructions. Nothing is cached or shared between turns.
  * @throws UsageError when a category cannot be built from the context (e.g. the home does not exist).
  */
 export async function buildTurnTools(context: TextTurnContext): Promise<TextTurnAssembly> {
   const warnings: string[] = [];
+  const agentId = context.agent ?? 'default';
+  const { controlPlane } = context;
   const tools: AnyWorkerAgentTool[] = [
     createTodoTool({ home: context.home }),
     ...createComputerTools({
@@ -39,10 +44,12 @@ export async function buildTurnTools(context: TextTurnContext): Promise<TextTurn
       ...(context.computerLimits === undefined ? {} : { limits: context.computerLimits }),
     }),
     ...createWebTools(context.webProfile),
+    ...(controlPlane === undefined ? [] : createScheduleTools({ client: controlPlane, agentId })),
+    ...(controlPlane === undefined ? [] : createBackgroundAgentJobTools({ client: controlPlane, agentId, allowJobs: context.allowJobs === true })),
     // Workflow tools (workflow, show_workflow, list_workflows, cancel_workflow) go here once a workflow package exists.
     ...(context.extraTools ?? []),
   ];
-  const sections = [baseInstructions(context), await currentPlanSection(context.home, warnings)];
+  const sections = [baseInstructions(context), await currentPlanSection(context.home, warnings), await skillsSection(context, warnings)];
   if (context.instructions !== undefined && context.instructions.trim() !== '') sections.push(context.instructions.trim());
   return { tools, instructions: sections.filter((section) => section !== '').join('\n\n'), warnings };
 }
@@ -66,6 +73,16 @@ async function currentPlanSection(home: string, warnings: string[]): Promise<str
     warnings.push((error as Error).message);
     return '';
   }
+}
+
+async function skillsSection(context: TextTurnContext, warnings: string[]): Promise<string> {
+  if (context.skillsDir === undefined) return '';
+  const loaded = await loadSkills([context.skillsDir]);
+  const projection = await projectSkills(loaded.skills, { home: context.home });
+  for (const problem of [...loaded.problems, ...projection.problems]) {
+    warnings.push(`Skill ${problem.name === undefined ? problem.path : `"${problem.name}" (${problem.path})`} skipped: ${problem.message}`);
+  }
+  return projection.instructions;
 }
 
 /** Options of `runTextTurn`. */

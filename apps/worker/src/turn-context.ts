@@ -1,3 +1,4 @@
+import type { ControlPlaneClient } from '@core/control-plane';
 import type { AnyWorkerAgentTool } from '@core/runtime';
 import type { ComputerLimits } from '@core/tools-computer';
 import type { WebProfile } from '@core/tools-web';
@@ -10,7 +11,7 @@ import type { WebProfile } from '@core/tools-web';
 export interface TextTurnContext {
   /** The agent's home folder: absolute, existing. Every file and command tool works inside it. */
   home: string;
-  /** The agent's name (for logs and the instructions). */
+  /** The agent's name: its id towards the control plane (default `default`), and in the instructions. */
   agent?: string;
   /** The turn's abort signal: aborting it aborts the model call and every running tool. */
   signal: AbortSignal;
@@ -20,6 +21,10 @@ export interface TextTurnContext {
   computerLimits?: Partial<ComputerLimits>;
   /** The web profile bound to this worker; without one the turn has no web tools. */
   webProfile?: WebProfile;
+  /** The control plane's RPC client, when the worker has one: schedule tools exist only with it. */
+  controlPlane?: ControlPlaneClient;
+  /** Whether this turn may start background jobs (job tools exist only then, and only with a control plane). */
+  allowJobs?: boolean;
   /** A folder of skills (one sub-folder with a `SKILL.md` per skill) active for this agent. */
   skillsDir?: string;
   /** Extra text appended to the turn's instructions. */

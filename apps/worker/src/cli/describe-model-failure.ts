@@ -1,8 +1,11 @@
 /** Fields of an error (or its causes) that tell what the endpoint did. */
 interface ErrorFacts {
   status?: number;
+  /** A system error code (`ECONNREFUSED`) or the gateway's code (`model_connection_failed`). */
   code?: string;
   message: string;
+  /** The message of the innermost cause (`connect ECONNREFUSED 127.0.0.1:4000`). */
+  rootMessage?: string;
 }
 
 function facts(error: unknown): ErrorFacts {
@@ -11,7 +14,8 @@ function facts(error: unknown): ErrorFacts {
   for (let depth = 0; depth < 6 && typeof current === 'object' && current !== null; depth += 1) {
     const record = current as { status?: unknown; code?: unknown; cause?: unknown };
     if (found.status === undefined && typeof record.status === 'number') found.status = record.status;
-    if (typeof record.code === 'string' && /^E[A-Z]+$/.test(record.code)) found.code ??= record.code;
+    if (typeof record.code === 'string') found.code ??= record.code;
+    if (current instanceof Error) found.rootMessage = current.message;
     current = record.cause;
   }
   return found;
@@ -29,8 +33,9 @@ export function describeModelFailure(error: unknown, fallbackMessage: string | u
   if (status === 404) return `${capitalize(where)} answered 404: check OPENAI_BASE_URL (it should end in /v1) and the model name ${endpoint.model}.`;
   if (status === 429) return `${capitalize(where)} kept rate-limiting the requests (HTTP 429): wait and try again, or check your quota.`;
   if (status !== undefined) return `${capitalize(where)} failed with HTTP ${status}: ${firstSentence(message)}`;
-  if (code !== undefined || /connect|fetch failed|ECONNREFUSED|ENOTFOUND|timed out|timeout/i.test(message)) {
-    return `Could not reach ${where}${code === undefined ? '' : ` (${code})`}: check OPENAI_BASE_URL and your network.`;
+  if (code === 'model_connection_failed' || code === 'model_timeout' || /ECONNREFUSED|ENOTFOUND|fetch failed|timed out/i.test(message)) {
+    const detail = facts(error).rootMessage;
+    return `Could not reach ${where}${detail === undefined ? '' : ` (${detail})`}: check OPENAI_BASE_URL and your network.`;
   }
   return `${capitalize(where)} failed: ${firstSentence(message)}`;
 }

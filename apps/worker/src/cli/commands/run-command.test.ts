@@ -1,0 +1,150 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCliProcess, spawnCli, type CliProcess } from '../../__fixtures__/spawn-cli.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+const openapiPath = path.resolve(repoRoot, '../shared/reference/openai-openapi.json');
+
+let scratch: string;
+let home: string;
+let env: Record<string, string>;
+let server: TestModelServer | undefined;
+let running: CliProcess | undefined;
+
+beforeEach(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'ankole-cli-'));
+  home = path.join(scratch, 'home');
+  await import('node:fs/promises').then((fs) => fs.mkdir(home));
+  env = { HOME: scratch, XDG_DATA_HOME: path.join(scratch, 'data') };
+});
+
+afterEach(async () => {
+  running?.child.kill('SIGKILL');
+  running = undefined;
+  await server?.close();
+  server = undefined;
+  await rm(scratch, { recursive: true, force: true });
+});
+
+function lines(text: string): string[] {
+  return text.split('\n');
+}
+
+describe('ankole run with the offline demo model (piped)', () => {
+  it('says so first, drives the real tools, repairs the malformed call and ends with a summary', async () => {
+    const { code, stdout, stderr } = await runCliProcess(['run', '--home', home], env);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(lines(stdout)[0]).toMatch(/^Running the offline demo model \(OPENAI_API_KEY is not set\)/);
+    // Piped: plain lines, no escape codes.
+    expect(stdout).not.toMatch(/\u001b/);
+    expect(stdout).toContain('✓ Updated plan (0/4 done)');
+    expect(stdout).toContain('    ✓ Write the notes');
+    expect(stdout).toMatch(/✓ Created ankole-demo\/notes\/ideas\.md .* · repaired arguments: extracted, syntax_repaired/);
+    expect(stdout).toMatch(/✓ Ran `cd ankole-demo\/notes && wc -l -w \*\.md && ls -l` \(exit 0/);
+    // The final answer quotes what the tools really returned.
+    expect(stdout).toMatch(/5\s+22 ideas\.md/);
+    expect(stdout).toContain('ankole-demo/notes/ideas.md:5: - TODO: point the CLI at a real model');
+    expect(lines(stdout).at(-2)).toMatch(/^── Completed · 6 steps · 11 tool calls · [\d,]+ tokens \([\d,]+ in, [\d,]+ out\) · /);
+    expect(await readFile(path.join(home, 'ankole-demo/notes/ideas.md'), 'utf8')).toContain('- TODO: point the CLI at a real model');
+    expect(JSON.parse(await readFile(path.join(home, '.ankole/todos.json'), 'utf8')).items).toHaveLength(4);
+  });
+
+  it('runs the four reads as one parallel batch: all four start before any of them ends', async () => {
+    const { stdout } = await runCliProcess(['run', '--home', home], env);
+    const all = lines(stdout);
+    const started = ['… Reading ankole-demo/notes/README.md', '… Reading ankole-demo/notes/ideas.md', '… Listing **/*.md in ankole-demo', '… Searching for TODO'].map(
+      (line) => all.indexOf(line),
+    );
+    const firstEnd = all.findIndex((line, index) => index > Math.min(...started) && /^✓ (Read|Listed|Searched)/.test(line));
+    expect(started.every((index) => index !== -1)).toBe(true);
+    expect(Math.max(...started)).toBeLessThan(firstEnd);
+  });
+
+  it('prints the typed events, one JSON object a line, with --json', async () => {
+    const { code, stdout } = await runCliProcess(['run', '--home', home, '--json'], env);
+    expect(code).toBe(0);
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+    expect(events[0]).toMatchObject({ type: 'run.started', offlineDemo: true, model: 'ankole-offline-demo', home });
+    expect(String(events[0]?.notice)).toMatch(/^Running the offline demo model/);
+    const repaired = events.find((event) => event.type === 'activity.completed' && event.callId === 'call_write_ideas');
+    expect(repaired).toMatchObject({ status: 'success', repairs: [{ kind: 'extracted' }, { kind: 'syntax_repaired' }] });
+    expect(events.filter((event) => event.type === 'presentation')).toHaveLength(4);
+    expect(events.at(-2)).toMatchObject({ type: 'turn.completed', reason: 'completed', steps: 6 });
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', exitCode: 0, toolCalls: 11, interrupted: false });
+  });
+
+  it('uses the default home of the agent under XDG_DATA_HOME when --home is left out', async () => {
+    const { code } = await runCliProcess(['run', '--agent', 'ada'], env);
+    expect(code).toBe(0);
+    expect(existsSync(path.join(env.XDG_DATA_HOME ?? '', 'ankole/agents/ada/ankole-demo/notes/README.md'))).toBe(true);
+  });
+});
+
+describe('ankole run with a real model configuration', () => {
+  it('talks to OPENAI_BASE_URL with OPENAI_API_KEY and --model, through the real tools', async () => {
+    server = await startTestModelServer({
+      openapiPath,
+      script: [
+        reply.functionCalls([{ name: 'command', callId: 'call_echo', arguments: { command: 'echo hello from the shell' } }]),
+        (request) => {
+          const output = request.body.input.find((item: { type: string }) => item.type === 'function_call_output');
+          return reply.text(`The shell said: ${String(output?.output).includes('hello from the shell') ? 'hello' : 'nothing'}`);
+        },
+      ],
+    });
+    const { code, stdout, stderr } = await runCliProcess(['run', '--home', home, '--model', 'test-model', 'Say hello through the shell'], {
+      ...env,
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: server.baseURL,
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(lines(stdout)[0]).toBe(`Running test-model at ${server.baseURL}.`);
+    expect(stdout).toContain('The shell said: hello');
+    expect(server.requests).toHaveLength(2);
+    const first = server.requests[0];
+    expect(first?.headers.authorization).toBe('Bearer sk-test-key');
+    expect(first?.body.model).toBe('test-model');
+    expect(first?.body.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'todo_write',
+      'command',
+      'read_file',
+      'list_files',
+      'search_files',
+      'write_file',
+      'edit_file',
+    ]);
+  });
+});
+
+describe('Ctrl-C', () => {
+  it('aborts the running tool (its process is killed), prints the summary and exits with 130', async () => {
+    server = await startTestModelServer({
+      script: [
+        reply.functionCalls([{ name: 'command', callId: 'call_sleep', arguments: { command: 'sleep 60 & echo $! > sleep.pid; wait' } }]),
+        reply.text('never reached'),
+      ],
+    });
+    running = spawnCli(['run', '--home', home, 'Wait a minute'], { ...env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL });
+    await running.waitForOutput('… Running `sleep 60');
+    const pidFile = path.join(home, 'sleep.pid');
+    for (let attempt = 0; attempt < 100 && !existsSync(pidFile); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    const sleepPid = Number(readFileSync(pidFile, 'utf8'));
+    running.child.kill('SIGINT');
+    const { code } = await running.exited;
+    expect(code).toBe(130);
+    const stdout = running.stdout();
+    expect(stdout).toContain('Interrupted (Ctrl-C): aborting the turn');
+    expect(stdout).toMatch(/✗ .*sleep 60.* aborted/);
+    expect(lines(stdout).at(-2)).toMatch(/^── Aborted by Ctrl-C: running tools were stopped · 1 step · 1 tool call · /);
+    expect(() => process.kill(sleepPid, 0)).toThrow(/ESRCH/);
+    // The model was not called again after the abort.
+    expect(server.requests).toHaveLength(1);
+  });
+});

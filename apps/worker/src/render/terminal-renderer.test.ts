@@ -1,0 +1,91 @@
+import type { AgentEvent, AgentLoopResult } from '@core/runtime';
+import { describe, expect, it } from 'vitest';
+import { createVirtualTerminal } from '../__fixtures__/virtual-terminal.js';
+import { createTerminalRenderer } from './terminal-renderer.js';
+
+const outcome: AgentLoopResult = {
+  reason: 'completed',
+  steps: 2,
+  text: 'Done.',
+  items: [],
+  usage: { inputTokens: 1200, outputTokens: 34, totalTokens: 1234 },
+  toolCalls: 2,
+  pendingItems: [],
+};
+
+const header = { notice: 'Running the offline demo model.', offlineDemo: true, model: 'demo', home: '/h', agent: 'default', tools: 7 };
+
+function started(callId: string, label: string): AgentEvent {
+  return { type: 'activity.started', step: 1, callId, toolName: 'read_file', label, executionMode: 'parallel' };
+}
+
+function completed(callId: string, label: string, status: 'success' | 'error' = 'success'): AgentEvent {
+  return {
+    type: 'activity.completed',
+    step: 1,
+    callId,
+    toolName: 'read_file',
+    label,
+    status,
+    durationMs: 12,
+    repairs: [],
+    ...(status === 'error' ? { error: 'No such file' } : {}),
+  };
+}
+
+describe('createTerminalRenderer on a terminal', () => {
+  it('shows running tools as live spinner lines and replaces them with the completed lines', () => {
+    const terminal = createVirtualTerminal();
+    const renderer = createTerminalRenderer({ output: terminal, live: true, color: true });
+    renderer.start(header);
+    renderer.event({ type: 'step.started', step: 1 });
+    renderer.event(started('a', 'Reading a.md'));
+    renderer.event(started('b', 'Reading b.md'));
+    const whileRunning = terminal.screen();
+    expect(whileRunning).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Reading a\.md\n[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Reading b\.md$/);
+    renderer.event(completed('b', 'Read b.md (3 lines)'));
+    renderer.event(completed('a', 'Read a.md', 'error'));
+    renderer.event({ type: 'text.delta', step: 2, delta: 'Do' });
+    renderer.event({ type: 'text.delta', step: 2, delta: 'ne.' });
+    renderer.event({ type: 'text.completed', step: 2, text: 'Done.' });
+    renderer.event({ type: 'turn.completed', reason: 'completed', steps: 2, usage: outcome.usage, text: 'Done.' });
+    renderer.finish({ outcome, durationMs: 1500, interrupted: false, exitCode: 0 });
+
+    expect(terminal.screen().split('\n')).toEqual([
+      'Running the offline demo model.',
+      'Agent default · home /h · 7 tools',
+      '',
+      '✓ Read b.md (3 lines) (12 ms)',
+      '✗ Read a.md (12 ms) error: No such file',
+      'Done.',
+      '',
+      '── Completed · 2 steps · 2 tool calls · 1,234 tokens (1,200 in, 34 out) · 1.5 s',
+      '',
+    ]);
+    expect(terminal.raw()).toContain('\u001b[32m✓\u001b[39m');
+    expect(terminal.raw().endsWith('\n')).toBe(true);
+    expect(terminal.raw()).toContain('\u001b[?25h');
+  });
+
+  it('draws the plan checklist of a presentation event', () => {
+    const terminal = createVirtualTerminal();
+    const renderer = createTerminalRenderer({ output: terminal, live: false, color: false });
+    renderer.event({
+      type: 'presentation',
+      step: 1,
+      callId: 'c',
+      toolName: 'todo_write',
+      event: {
+        kind: 'checklist',
+        title: 'Plan',
+        items: [
+          { id: '1', content: 'Write', status: 'completed' },
+          { id: '2', content: 'Check', status: 'in_progress' },
+          { id: '3', content: 'Report', status: 'pending' },
+        ],
+      },
+    });
+    renderer.event({ type: 'presentation', step: 1, callId: 'd', toolName: 'web_search', event: { kind: 'links', links: [{ title: 'Ankole', url: 'https://example.com/' }] } });
+    expect(terminal.raw()).toBe('  Plan (1/3 done)\n    ✓ Write\n    ▸ Check\n    ○ Report\n  ↗ Ankole <https://example.com/>\n');
+  });
+});

@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+function newestSource(folder: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The CLI tests spawn the built `dist/cli.js`. Under turbo, `test` runs after `build`; when run by hand,
+ * this rebuilds the worker if its sources are newer than the build. The workspace packages it imports
+ * must be built already (`turbo run build --filter=@core/worker...`).
+ */
+export default function setup(): void {
+  const cli = path.join(root, 'dist', 'cli.js');
+  if (!existsSync(cli) || statSync(cli).mtimeMs < newestSource(path.join(root, 'src'))) {
+    const tsup = path.join(path.dirname(createRequire(import.meta.url).resolve('tsup/package.json')), 'dist', 'cli-default.js');
+    execFileSync(process.execPath, [tsup], { cwd: root, stdio: 'ignore' });
+  }
+  const require = createRequire(cli);
+  for (const name of ['@core/runtime', '@core/testkit', '@core/tools-todo', '@core/tools-computer', '@core/tools-web']) {
+    const entry = path.join(path.dirname(require.resolve(`${name}/package.json`)), 'dist', 'index.js');
+    if (!existsSync(entry)) throw new Error(`${name} is not built; run: bash scripts/pnpm.sh exec turbo run build --filter=@core/worker...`);
+  }
+}
