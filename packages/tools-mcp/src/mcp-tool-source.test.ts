@@ -1,0 +1,171 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createRuntime, type Runtime } from 'mcporter';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { everythingServer, isAlive, stdioServer, waitFor } from './__fixtures__/mcp-servers.js';
+import { createMcpTools } from './create-mcp-tools.js';
+import { createMcpToolSource, type McpToolSource } from './mcp-tool-source.js';
+
+let dir: string;
+let source: McpToolSource;
+let reference: Runtime;
+const warnings: string[] = [];
+const call = { signal: new AbortController().signal, callId: 'call_1', toolName: 'x' };
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'ankole-mcp-'));
+  source = createMcpToolSource({
+    servers: [everythingServer('everything', dir, path.join(dir, 'everything.pid'), 'Echo, sums and test content.')],
+    logger: { warn: (message) => warnings.push(message) },
+  });
+  reference = await createRuntime({ servers: [everythingServer('everything', dir, path.join(dir, 'reference.pid'))], logger: { info() {}, warn() {}, error() {} } });
+});
+afterAll(async () => {
+  await source.close();
+  await reference.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('createMcpToolSource against server-everything', () => {
+  test('every tool is namespaced by the server, with its input schema unchanged', async () => {
+    const { tools, unavailable } = await source.tools();
+    expect(unavailable).toEqual([]);
+    const listed = await reference.listTools('everything', { includeSchema: true });
+    expect(tools.map((tool) => tool.name)).toEqual(listed.map((tool) => tool.name));
+    for (const [index, tool] of tools.entries()) {
+      expect(tool.namespace).toBe('everything');
+      expect(tool.namespaceDescription).toBe('Echo, sums and test content.');
+      expect(tool.jsonSchema).toEqual(listed[index]?.inputSchema);
+      expect(tool.description).toBe(listed[index]?.description);
+      expect(tool.deferLoading).toBe(false);
+    }
+  });
+
+  test('read-only and destructive flags follow the annotations; only read-only tools run in parallel', async () => {
+    const context = await reference.connect('everything');
+    const { tools: full } = await context.client.listTools();
+    const { tools } = await source.tools();
+    for (const tool of tools) {
+      const annotations = full.find((item) => item.name === tool.name)?.annotations ?? {};
+      expect(tool.isReadOnly, tool.name).toBe(annotations.readOnlyHint === true);
+      expect(tool.isDestructive, tool.name).toBe(annotations.readOnlyHint !== true && annotations.destructiveHint !== false);
+      expect(tool.executionMode, tool.name).toBe(tool.isReadOnly ? 'parallel' : 'sequential');
+    }
+    expect(tools.some((tool) => tool.isReadOnly)).toBe(true);
+    expect(tools.some((tool) => !tool.isReadOnly)).toBe(true);
+  });
+
+  test('calls run on the server; isError results become error outputs', async () => {
+    const { tools } = await source.tools();
+    const sum = tools.find((tool) => tool.name === 'get-sum');
+    const result = await sum?.execute({ a: 2, b: 40 }, call);
+    expect(result).toMatchObject({ content: 'The sum of 2 and 40 is 42.', isError: false, details: { server: 'everything', tool: 'get-sum' } });
+    expect(sum?.describeActivity({})).toBe('Calling everything.get-sum');
+    const bad = await sum?.execute({ a: 'two' }, call);
+    expect(bad?.isError).toBe(true);
+    expect(String(bad?.content)).toMatch(/Invalid arguments for tool get-sum/);
+    expect(sum?.describeCompletedActivity?.({}, bad!)).toBe('Called everything.get-sum (error)');
+  });
+
+  test('images come back as input_image parts', async () => {
+    const { tools } = await source.tools();
+    const image = await tools.find((tool) => tool.name === 'get-tiny-image')?.execute({}, call);
+    expect(Array.isArray(image?.content)).toBe(true);
+    const parts = image?.content as Array<{ type: string; image_url?: string }>;
+    expect(parts.some((part) => part.type === 'input_image' && part.image_url?.startsWith('data:image/png;base64,iVBORw0KGgo'))).toBe(true);
+  });
+
+  test('tool lists are cached per source, and refreshed on request', async () => {
+    const first = await source.tools();
+    const second = await source.tools();
+    expect(second.tools[0]).toBe(first.tools[0]);
+    const refreshed = await source.tools({ refresh: true });
+    expect(refreshed.tools[0]).not.toBe(first.tools[0]);
+    expect(refreshed.tools[0]?.jsonSchema).toEqual(first.tools[0]?.jsonSchema);
+    const named = await source.tools({ refresh: ['everything'] });
+    expect(named.tools[0]).not.toBe(refreshed.tools[0]);
+  });
+});
+
+describe('deferral, names and servers that are down', () => {
+  test('a server with more tools than the threshold has them all deferred', async () => {
+    const tools = await createMcpTools({ servers: [everythingServer('everything', dir, path.join(dir, 'deferred.pid'))], deferThreshold: 3, logger: { warn() {} } });
+    try {
+      expect(tools.tools.length).toBeGreaterThan(3);
+      expect(tools.tools.every((tool) => tool.deferLoading)).toBe(true);
+    } finally {
+      await tools.close();
+    }
+  });
+
+  test('a server name outside [a-zA-Z0-9_-] becomes a valid namespace', async () => {
+    const tools = await createMcpTools({ servers: [everythingServer('my.server v2', dir, path.join(dir, 'named.pid'))], logger: { warn() {} } });
+    try {
+      expect(new Set(tools.tools.map((tool) => tool.namespace))).toEqual(new Set(['my_server_v2']));
+      expect(tools.tools[0]?.namespaceDescription?.length).toBeGreaterThan(0);
+      expect(tools.tools[0]?.describeActivity({})).toMatch(/^Calling my\.server v2\./);
+    } finally {
+      await tools.close();
+    }
+  });
+
+  test('servers that are down are left out with a logged reason; the others still work; nothing throws', async () => {
+    const logged: string[] = [];
+    const tools = await createMcpTools({
+      servers: [
+        stdioServer('missing', '/nonexistent/mcp-server', [], dir),
+        stdioServer('crashes', process.execPath, ['-e', 'process.exit(3)'], dir),
+        everythingServer('everything', dir, path.join(dir, 'mixed.pid')),
+      ],
+      logger: { warn: (message) => logged.push(message) },
+    });
+    try {
+      expect(tools.unavailable.map((problem) => problem.server).sort()).toEqual(['crashes', 'missing']);
+      expect(tools.unavailable.find((problem) => problem.server === 'missing')?.reason).toMatch(/MCP server "missing" is unavailable; its tools are left out of this turn: .*ENOENT/);
+      expect(logged).toHaveLength(2);
+      expect(new Set(tools.tools.map((tool) => tool.namespace))).toEqual(new Set(['everything']));
+    } finally {
+      await tools.close();
+    }
+  });
+
+  test('a server that never answers is given up after the listing timeout', async () => {
+    const pidFile = path.join(dir, 'hangs.pid');
+    const source = createMcpToolSource({
+      servers: [stdioServer('hangs', 'bash', ['-c', `echo $$ > '${pidFile}'; exec sleep 1000`], dir)],
+      listTimeoutMs: 300,
+      closeTimeoutMs: 200,
+      logger: { warn() {} },
+    });
+    try {
+      const set = await source.tools();
+      expect(set.tools).toEqual([]);
+      expect(set.unavailable[0]?.reason).toMatch(/listing its tools took longer than 300 ms/);
+    } finally {
+      await source.close();
+      const pid = Number(await waitFor(() => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : undefined)));
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  test('a config that cannot be loaded leaves every MCP tool out, without throwing', async () => {
+    const logged: string[] = [];
+    const tools = await createMcpTools({ configPath: path.join(dir, 'missing.json'), logger: { warn: (message) => logged.push(message) } });
+    expect(tools.tools).toEqual([]);
+    expect(tools.unavailable[0]?.reason).toMatch(/could not be loaded/);
+    expect(logged).toHaveLength(1);
+    await tools.close();
+  });
+
+  test('close stops the stdio server processes', async () => {
+    const pidFile = path.join(dir, 'closing.pid');
+    const tools = await createMcpTools({ servers: [everythingServer('everything', dir, pidFile)], logger: { warn() {} } });
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(isAlive(pid)).toBe(true);
+    await tools.close();
+    await waitFor(() => (isAlive(pid) ? undefined : true), 5_000);
+    expect(isAlive(pid)).toBe(false);
+  });
+});
