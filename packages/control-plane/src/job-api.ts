@@ -66,15 +66,18 @@ export function createJobApi(options: JobApiOptions): JobApi {
     async cancel(input) {
       const { agentId, jobId } = parseInput(inputSchemas.jobRef, input, 'jobs.cancel');
       if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
-      const { rows } = await driver.query<JobRow>(
-        `UPDATE ${schema}.job SET status = 'cancelled', finished_at = now(), updated_at = now()
-         WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running') RETURNING *`,
-        [jobId, agentId],
-      );
-      if (rows[0] === undefined) return get({ agentId, jobId });
-      // A queued entry leaves the queue; a running one is stopped by its worker's next heartbeat.
-      await queue.cancel(jobId);
-      return jobRecord(rows[0]);
+      const cancelled = await driver.transaction(async (transaction) => {
+        const { rows } = await transaction.query<JobRow>(
+          `UPDATE ${schema}.job SET status = 'cancelled', finished_at = now(), updated_at = now()
+           WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running') RETURNING *`,
+          [jobId, agentId],
+        );
+        // A queued entry leaves the queue; a running one is stopped by its worker's next heartbeat.
+        if (rows[0] !== undefined) await queue.cancel(jobId, transaction);
+        return rows[0];
+      });
+      if (cancelled === undefined) return get({ agentId, jobId });
+      return jobRecord(cancelled);
     },
   };
 }

@@ -24,12 +24,12 @@ export interface TurnQueueOptions {
 export interface TurnQueue {
   /** Queues a job with the same id as its row, inside the caller's transaction. */
   enqueue(executor: SqlExecutor, jobId: string): Promise<void>;
-  /** Claims the next job (SKIP LOCKED) and returns its id. */
-  fetch(): Promise<string | undefined>;
-  /** Marks the queue entry done. */
-  complete(jobId: string, output: Record<string, unknown>): Promise<void>;
-  /** Takes it out of the queue (whatever its state short of done). */
-  cancel(jobId: string): Promise<void>;
+  /** Claims the next job (SKIP LOCKED) and returns its id; inside the caller's transaction when given one. */
+  fetch(executor?: SqlExecutor): Promise<string | undefined>;
+  /** Marks the queue entry done; inside the caller's transaction when given one. */
+  complete(jobId: string, output: Record<string, unknown>, executor?: SqlExecutor): Promise<void>;
+  /** Takes it out of the queue (whatever its state short of done); inside the caller's transaction when given one. */
+  cancel(jobId: string, executor?: SqlExecutor): Promise<void>;
   /** Puts an active entry back for another worker. */
   requeue(jobId: string): Promise<void>;
   /** Moves an active entry's expiry to `leaseSeconds` from now. */
@@ -78,6 +78,10 @@ async function startBoss(options: TurnQueueOptions): Promise<PgBoss> {
   }
 }
 
+function within(executor: SqlExecutor | undefined): { db?: PgBoss.Db } {
+  return executor === undefined ? {} : { db: pgBossDatabase(executor) };
+}
+
 /**
  * pg-boss's `db` adapter on a `SqlExecutor`: parameterless (possibly multi-statement) SQL goes
  * through `exec`, the rest through `query`. This is what lets pg-boss run on PGlite.
@@ -109,15 +113,15 @@ export async function startTurnQueue(options: TurnQueueOptions): Promise<TurnQue
         retryDelay: 1,
       } as PgBoss.SendOptions);
     },
-    async fetch() {
-      const jobs = await boss.fetch<{ jobId: string }>(TURN_QUEUE, { batchSize: 1 });
+    async fetch(executor) {
+      const jobs = await boss.fetch<{ jobId: string }>(TURN_QUEUE, { batchSize: 1, ...within(executor) } as PgBoss.FetchOptions);
       return jobs[0]?.id;
     },
-    async complete(jobId, output) {
-      await boss.complete(TURN_QUEUE, jobId, output);
+    async complete(jobId, output, executor) {
+      await boss.complete(TURN_QUEUE, jobId, output, within(executor) as PgBoss.ConnectionOptions);
     },
-    async cancel(jobId) {
-      await boss.cancel(TURN_QUEUE, jobId);
+    async cancel(jobId, executor) {
+      await boss.cancel(TURN_QUEUE, jobId, within(executor) as PgBoss.ConnectionOptions);
     },
     async requeue(jobId) {
       await boss.cancel(TURN_QUEUE, jobId);

@@ -24,41 +24,49 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
     return rows[0];
   };
 
-  const finish = async (
-    jobId: string,
-    leaseToken: string,
-    status: 'succeeded' | 'failed',
-    text: string,
-  ): Promise<JobRecord> => {
-    if (isUuid(leaseToken)) {
-      await driver.query(
-        `UPDATE ${schema}.job SET status = $3, ${status === 'succeeded' ? 'final_answer' : 'error'} = $4, finished_at = now(), updated_at = now()
-         WHERE id = $1 AND lease_token = $2 AND status = 'running'`,
-        [jobId, leaseToken, status, text],
-      );
-    }
-    const row = await read(jobId);
-    // Settle the queue entry only if this worker still holds the claim (not if another worker took it over).
-    if (row.lease_token === leaseToken) await queue.complete(jobId, { status: row.status });
-    return jobRecord(row);
+  const finish = (jobId: string, leaseToken: string, status: 'succeeded' | 'failed', text: string): Promise<JobRecord> => {
+    if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
+    return driver.transaction(async (transaction) => {
+      if (isUuid(leaseToken)) {
+        const { rows } = await transaction.query<JobRow>(
+          `UPDATE ${schema}.job SET status = $3, ${status === 'succeeded' ? 'final_answer' : 'error'} = $4, finished_at = now(), updated_at = now()
+           WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
+          [jobId, leaseToken, status, text],
+        );
+        if (rows[0] !== undefined) {
+          await queue.complete(jobId, { status }, transaction);
+          return jobRecord(rows[0]);
+        }
+      }
+      const { rows } = await transaction.query<JobRow>(`SELECT * FROM ${schema}.job WHERE id = $1`, [jobId]);
+      if (rows[0] === undefined) throw new ControlPlaneNotFoundError('job', jobId);
+      // Cancelled meanwhile: settle the queue entry if this worker still holds the claim (not if another worker took it over).
+      if (rows[0].lease_token === leaseToken) await queue.complete(jobId, { status: rows[0].status }, transaction);
+      return jobRecord(rows[0]);
+    });
   };
 
   return {
     async claim(input) {
       const { workerId } = parseInput(inputSchemas.claim, input, 'work.claim');
+      // Claim = pg-boss fetch (SKIP LOCKED) + the row update, in one transaction.
       for (let skipped = 0; skipped < 20; skipped += 1) {
-        const jobId = await queue.fetch();
-        if (jobId === undefined) return null;
-        const leaseToken = randomUUID();
-        const { rows } = await driver.query<JobRow>(
-          `UPDATE ${schema}.job SET status = 'running', attempts = attempts + 1, worker_id = $2, lease_token = $3,
-             heartbeat_at = now(), started_at = now(), updated_at = now()
-           WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
-          [jobId, workerId, leaseToken],
-        );
-        if (rows[0] !== undefined) return { ...jobRecord(rows[0]), leaseToken };
-        // Cancelled (or finished) while it waited in the queue: settle the entry and take the next.
-        await queue.complete(jobId, { skipped: true });
+        const claimed = await driver.transaction(async (transaction) => {
+          const jobId = await queue.fetch(transaction);
+          if (jobId === undefined) return null;
+          const leaseToken = randomUUID();
+          const { rows } = await transaction.query<JobRow>(
+            `UPDATE ${schema}.job SET status = 'running', attempts = attempts + 1, worker_id = $2, lease_token = $3,
+               heartbeat_at = now(), started_at = now(), updated_at = now()
+             WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
+            [jobId, workerId, leaseToken],
+          );
+          if (rows[0] !== undefined) return { ...jobRecord(rows[0]), leaseToken };
+          // Cancelled (or finished) while it waited in the queue: settle the entry and take the next.
+          await queue.complete(jobId, { skipped: true }, transaction);
+          return 'skipped' as const;
+        });
+        if (claimed !== 'skipped') return claimed;
       }
       return null;
     },
