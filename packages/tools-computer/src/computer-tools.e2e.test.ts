@@ -1,0 +1,81 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createOpenAIResponsesGateway, runAgentLoop, type AgentEvent } from '@core/runtime';
+import { createRequestValidator, functionCallOutputs, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { serverEverythingEntry } from './__fixtures__/mcp-servers.js';
+import { tempDir } from './__fixtures__/temp-home.js';
+import { createComputerTools } from './create-computer-tools.js';
+import { loadSkills } from './load-skills.js';
+import { projectSkills } from './project-skills.js';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const validator = createRequestValidator(path.resolve(repoRoot, '../shared/reference/openai-openapi.json'));
+let root: Awaited<ReturnType<typeof tempDir>>;
+let model: TestModelServer | undefined;
+
+beforeEach(async () => {
+  root = await tempDir();
+});
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+  await root.dispose();
+});
+
+test('an MCP-backed skill: the model reads SKILL.md, runs `mcporter call everything.echo` through command, and the echo reaches it', async () => {
+  const home = path.join(root.path, 'home');
+  const skillFolder = path.join(root.path, 'skills', 'echo-skill');
+  await mkdir(home, { recursive: true });
+  await mkdir(skillFolder, { recursive: true });
+  await writeFile(
+    path.join(skillFolder, 'SKILL.md'),
+    [
+      '---',
+      'name: echo',
+      'description: Echo a message back through the everything MCP server.',
+      'mcpServers:',
+      '  everything:',
+      '    command: node',
+      `    args: [${JSON.stringify(serverEverythingEntry())}, stdio]`,
+      '---',
+      '',
+      'Run `mcporter call everything.echo message=<text>` with the command tool.',
+    ].join('\n'),
+  );
+  const { skills, problems } = await loadSkills([skillFolder]);
+  expect(problems).toEqual([]);
+  const projection = await projectSkills(skills, { home });
+
+  model = await startTestModelServer({
+    requestValidator: validator,
+    script: [
+      reply.functionCalls([{ name: 'read_file', arguments: { path: '.skills/echo/SKILL.md' }, callId: 'read' }]),
+      reply.functionCalls([{ name: 'command', arguments: { command: 'mcporter call everything.echo message=hi' }, callId: 'echo' }]),
+      (request) => reply.text(`The server said: ${String(functionCallOutputs(request).find((output) => output.call_id === 'echo')?.output)}`),
+    ],
+  });
+  const events: AgentEvent[] = [];
+  const result = await runAgentLoop({
+    gateway: createOpenAIResponsesGateway({ baseURL: model.baseURL, apiKey: 'test', model: 'test-model' }),
+    tools: createComputerTools({ home }),
+    instructions: projection.instructions,
+    input: 'Echo "hi" with your echo skill.',
+    onEvent: (event) => events.push(event),
+  });
+
+  expect(result.reason).toBe('completed');
+  expect(model.requests[0]?.body.instructions).toContain('- echo: Echo a message back through the everything MCP server. (instructions: .skills/echo/SKILL.md) MCP servers: everything.');
+  const tools = (model.requests[0]?.body.tools as Array<{ name: string }>).map((tool) => tool.name);
+  expect(tools).toEqual(['command', 'read_file', 'list_files', 'search_files', 'write_file', 'edit_file']);
+  expect(String(functionCallOutputs(model.requests[1]!).find((output) => output.call_id === 'read')?.output)).toContain('mcporter call everything.echo message=<text>');
+  const echoed = String(functionCallOutputs(model.requests[2]!).find((output) => output.call_id === 'echo')?.output);
+  expect(echoed).toMatch(/^Exit code 0 /);
+  expect(echoed).toContain('Echo: hi');
+  expect(result.text).toContain('Echo: hi');
+  const labels = events.flatMap((event) => ('label' in event && typeof event.label === 'string' ? [`${event.type}: ${event.label}`] : []));
+  expect(labels).toContain('activity.started: Running `mcporter call everything.echo message=hi`');
+  expect(labels.some((label) => /^activity\.completed: Ran `mcporter call everything\.echo message=hi` \(exit 0, [\d.]+ (ms|s)\)$/.test(label))).toBe(true);
+  expect(labels).toContain('activity.completed: Read .skills/echo/SKILL.md (10 lines)');
+});
