@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import type { SqlDriver, SqlExecutor, SqlResult } from './sql-driver.js';
 
 /** Options of `createPGliteDriver`. */
@@ -14,12 +15,24 @@ interface PGliteLike {
 
 /**
  * A `SqlDriver` on embedded PGlite (PostgreSQL compiled to WASM, in this process). One process
- * at a time may open a data folder; use a PostgreSQL server to share a database between processes.
+ * at a time may open a data folder (a `<dataDir>.lock` file holds it); use a PostgreSQL server to
+ * share a database between processes.
+ * @throws ControlPlaneFailure (`database_in_use`) when another running process has the folder open.
  */
 export async function createPGliteDriver(options: PGliteDriverOptions = {}): Promise<SqlDriver> {
   const { PGlite } = await import('@electric-sql/pglite');
-  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
-  const database = options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
+  let lock: DataDirLock | undefined;
+  if (options.dataDir !== undefined) {
+    await mkdir(options.dataDir, { recursive: true });
+    lock = await lockDataDir(options.dataDir);
+  }
+  let database;
+  try {
+    database = options.dataDir === undefined ? await PGlite.create() : await PGlite.create(options.dataDir);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   let closed = false;
 
   const executor = (target: PGliteLike): SqlExecutor => ({
@@ -46,6 +59,7 @@ export async function createPGliteDriver(options: PGliteDriverOptions = {}): Pro
       if (closed) return;
       closed = true;
       await database.close();
+      await lock?.release();
     },
   };
 }
