@@ -58,6 +58,13 @@ describe('zodToJSONSchema', () => {
     expect((error as Error).cause).toBeInstanceOf(Error);
   });
 
+  it('puts a root schema that has a metadata id at the root (not a $ref)', () => {
+    const Args = z.object({ query: z.string() }).meta({ id: 'SearchArgs', description: 'Search arguments.' });
+    const converted = zodToJSONSchema(Args);
+    expect(converted).toMatchObject({ type: 'object', description: 'Search arguments.', properties: { query: { type: 'string' } }, required: ['query'] });
+    expect(converted).not.toHaveProperty('$ref');
+  });
+
   it('converts recursive schemas with $defs and $ref', () => {
     const Node: z.ZodType<{ name: string; children?: unknown[] }> = z.object({
       name: z.string(),

@@ -35,6 +35,7 @@ export function zodToJSONSchema(schema: z.ZodType): JSONObject {
       { cause: error, reason: 'unrepresentable' },
     );
   }
+  if (isJSONObject(generated)) generated = inlineRootRef(generated);
   if (!isJSONObject(generated) || generated['type'] !== 'object') {
     const found = isJSONObject(generated) ? JSON.stringify(generated['type'] ?? Object.keys(generated)) : typeof generated;
     throw new SchemaConversionError(
@@ -46,4 +47,19 @@ export function zodToJSONSchema(schema: z.ZodType): JSONObject {
   const result = deepFreeze(rest);
   converted.set(schema, result);
   return result;
+}
+
+/**
+ * A root schema with an `id` in its metadata (`.meta({ id: 'Args' })`) comes out as `{ $ref: '#/$defs/Args', $defs }`;
+ * function parameters need the object itself at the root, so the definition is copied there (and kept in `$defs`
+ * for the references to it).
+ */
+function inlineRootRef(generated: JSONObject): JSONObject {
+  const ref = generated['$ref'];
+  const definitions = generated['$defs'];
+  if (typeof ref !== 'string' || !ref.startsWith('#/$defs/') || !isJSONObject(definitions) || 'type' in generated) return generated;
+  const target = definitions[decodeURIComponent(ref.slice('#/$defs/'.length))];
+  if (!isJSONObject(target)) return generated;
+  const { $ref: _ref, $defs: _definitions, ...annotations } = generated;
+  return { ...annotations, ...target, $defs: definitions };
 }
