@@ -15,7 +15,7 @@ const converted = new WeakMap<z.ZodType, JSONObject>();
  *
  * - Converts the schema's INPUT side (`io: 'input'`): the model writes what Zod then parses, so a field with a
  *   `.default()` is optional, and a `.transform()` is described by what it accepts.
- * - Drops the `$schema` key (the API does not need it).
+ * - Drops the `$schema` key (the API does not need it); a root with a metadata `id` is put at the root, not behind a `$ref`.
  * - Memoised per schema object; the result is deeply frozen (copy it before changing it).
  *
  * @throws SchemaConversionError (`code: 'schema_conversion_failed'`) when the root is not an object schema, or
