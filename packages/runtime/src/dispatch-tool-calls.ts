@@ -213,7 +213,13 @@ function prepareCall(call: FunctionCallItem, toolMap: ReadonlyMap<string, AnyWor
     const message = unknownToolMessage(calledName, toolMap);
     return { call, tool, params: undefined, repairs: [], label: calledName, failure: failedOutcome(call, undefined, calledName, message, []) };
   }
-  const validation = validateToolArguments(tool, typeof call.arguments === 'string' ? call.arguments : '');
+  let validation: ReturnType<typeof validateToolArguments>;
+  try {
+    validation = validateToolArguments(tool, typeof call.arguments === 'string' ? call.arguments : '');
+  } catch (thrown) {
+    // validateToolArguments never throws by contract; a bug there must not break the turn's history.
+    validation = { ok: false, message: `the arguments could not be checked (${describeThrown(thrown)}).` };
+  }
   if (!validation.ok) {
     const message = `invalid arguments for tool "${calledName}": ${validation.message}`;
     return { call, tool, params: undefined, repairs: [], label: calledName, failure: failedOutcome(call, tool, calledName, message, []) };

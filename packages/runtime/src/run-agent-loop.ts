@@ -2,7 +2,7 @@ import { isAbortError } from './abort-error.js';
 import type { AgentEvent, TokenUsage, TurnEndReason } from './agent-events.js';
 import { agentToolMap } from './agent-tool-map.js';
 import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.js';
-import { collectToolSchemas } from './collect-tool-schemas.js';
+import { collectToolSchemas, type ResponsesTool } from './collect-tool-schemas.js';
 import { dispatchToolCalls, type FunctionCallItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
 import type { ModelGateway, ModelResponse, ResponseInputItem } from './model-gateway.js';
 import { errorOutputText } from './tool-output.js';
@@ -104,8 +104,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     return result;
   };
 
-  let toolSchemas;
-  let toolMap;
+  let toolSchemas: ResponsesTool[];
+  let toolMap: Map<string, AnyWorkerAgentTool>;
   try {
     toolSchemas = collectToolSchemas(options.tools);
     toolMap = agentToolMap(options.tools);
@@ -115,104 +115,114 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   }
   emit({ type: 'turn.started', tools: options.tools.length });
 
-  while (true) {
-    if (signal?.aborted) return end('aborted');
-    if (steps >= maxSteps) return end('max_steps');
-    steps += 1;
-    const step = steps;
-    emit({ type: 'step.started', step });
+  try {
+    return await runSteps();
+  } catch (error) {
+    // Not expected (dispatch and the gateway report failures as values or gateway errors); never reject.
+    return end('error', `The agent loop failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+  }
 
-    let response: ModelResponse;
-    try {
-      response = await gateway.createResponse(
-        {
-          input: gateway.usesPreviousResponseId ? newItems : items,
-          ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-          tools: toolSchemas,
-          ...(gateway.usesPreviousResponseId && responseId !== undefined ? { previousResponseId: responseId } : {}),
-        },
-        {
-          ...(signal === undefined ? {} : { signal }),
-          onTextDelta: (delta) => emit({ type: 'text.delta', step, delta }),
-        },
-      );
-    } catch (error) {
-      if (signal?.aborted || isAbortError(error)) return end('aborted');
-      return end('error', error instanceof Error ? error.message : String(error));
-    }
+  async function runSteps(): Promise<AgentLoopResult> {
+    while (true) {
+      if (signal?.aborted) return end('aborted');
+      if (steps >= maxSteps) return end('max_steps');
+      steps += 1;
+      const step = steps;
+      emit({ type: 'step.started', step });
 
-    responseId = response.id;
-    if (response.usage !== undefined) {
-      addUsage(usage, response.usage);
-      emit({ type: 'usage', step, usage: response.usage });
-    }
-    items.push(...toInputItems(response.output));
-    newItems = [];
-    text = outputText(response.output);
-    if (text !== '') emit({ type: 'text.completed', step, text });
-
-    const calls: FunctionCallItem[] = [];
-    const searches: ToolSearchCallItem[] = [];
-    for (const item of response.output) {
-      if (item.type === 'function_call') calls.push(item);
-      else if (item.type === 'tool_search_call' && item.execution === 'client') searches.push(item);
-    }
-    if (calls.length === 0 && searches.length === 0) {
-      return end(response.status === 'incomplete' ? 'incomplete' : 'completed');
-    }
-
-    if (response.status === 'incomplete') {
-      const notRun = notRunOutputs(response, calls, searches);
-      items.push(...notRun);
-      newItems = notRun;
-      continue;
-    }
-
-    // Client tool searches are answered at once (no I/O); function calls go through dispatch.
-    const searchOutputs = new Map<ToolSearchCallItem, ResponseInputItem>();
-    for (const search of searches) {
-      const answer = answerToolSearch(search, options.tools, options.toolSearchLimit === undefined ? {} : { limit: options.toolSearchLimit });
-      searchOutputs.set(search, answer.output);
-      emit({ type: 'tool_search.completed', step, callId: search.call_id ?? '', query: answer.query, toolNames: answer.toolNames });
-    }
-    toolCalls += calls.length;
-    const started = new Set<string>();
-    const outcomes =
-      calls.length === 0
-        ? []
-        : await dispatchToolCalls(calls, toolMap, {
+      let response: ModelResponse;
+      try {
+        response = await gateway.createResponse(
+          {
+            input: gateway.usesPreviousResponseId ? newItems : items,
+            ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+            tools: toolSchemas,
+            ...(gateway.usesPreviousResponseId && responseId !== undefined ? { previousResponseId: responseId } : {}),
+          },
+          {
             ...(signal === undefined ? {} : { signal }),
-            ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
-            ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
-            onCallStarted: (call, tool, label) => {
-              started.add(call.call_id);
-              emit(activityStarted(step, call, label, tool.executionMode));
-            },
-            onCallCompleted: (outcome) => {
-              if (!started.has(outcome.callId)) emit(activityStarted(step, outcome, outcome.label, outcome.tool?.executionMode ?? 'parallel'));
-              emit(activityCompleted(step, outcome));
-              for (const event of outcome.result?.presentation ?? []) {
-                emit({ type: 'presentation', step, callId: outcome.callId, toolName: outcome.name, event });
-              }
-            },
-          });
-
-    // Outputs in the model's order of the calls.
-    const outcomeByCall = new Map<FunctionCallItem, ToolCallOutcome>();
-    calls.forEach((call, index) => outcomeByCall.set(call, outcomes[index] as ToolCallOutcome));
-    const outputs: ResponseInputItem[] = [];
-    for (const item of response.output) {
-      if (item.type === 'function_call') outputs.push((outcomeByCall.get(item) as ToolCallOutcome).output);
-      else if (item.type === 'tool_search_call') {
-        const output = searchOutputs.get(item);
-        if (output !== undefined) outputs.push(output);
+            onTextDelta: (delta) => emit({ type: 'text.delta', step, delta }),
+          },
+        );
+      } catch (error) {
+        if (signal?.aborted || isAbortError(error)) return end('aborted');
+        return end('error', error instanceof Error ? error.message : String(error));
       }
-    }
-    items.push(...outputs);
-    newItems = outputs;
 
-    if (signal?.aborted) return end('aborted');
-    if (outcomes.some((outcome) => outcome.terminateTurn)) return end('terminated');
+      responseId = response.id;
+      if (response.usage !== undefined) {
+        addUsage(usage, response.usage);
+        emit({ type: 'usage', step, usage: response.usage });
+      }
+      const output = Array.isArray(response.output) ? response.output : [];
+      items.push(...toInputItems(output));
+      newItems = [];
+      text = outputText(output);
+      if (text !== '') emit({ type: 'text.completed', step, text });
+
+      const calls: FunctionCallItem[] = [];
+      const searches: ToolSearchCallItem[] = [];
+      for (const item of output) {
+        if (item.type === 'function_call') calls.push(item);
+        else if (item.type === 'tool_search_call' && item.execution === 'client') searches.push(item);
+      }
+      if (calls.length === 0 && searches.length === 0) {
+        return end(response.status === 'incomplete' ? 'incomplete' : 'completed');
+      }
+
+      if (response.status === 'incomplete') {
+        const notRun = notRunOutputs(response, calls, searches);
+        items.push(...notRun);
+        newItems = notRun;
+        continue;
+      }
+
+      // Client tool searches are answered at once (no I/O); function calls go through dispatch.
+      const searchOutputs = new Map<ToolSearchCallItem, ResponseInputItem>();
+      for (const search of searches) {
+        const answer = answerToolSearch(search, options.tools, options.toolSearchLimit === undefined ? {} : { limit: options.toolSearchLimit });
+        searchOutputs.set(search, answer.output);
+        emit({ type: 'tool_search.completed', step, callId: search.call_id ?? '', query: answer.query, toolNames: answer.toolNames });
+      }
+      toolCalls += calls.length;
+      const started = new Set<string>();
+      const outcomes =
+        calls.length === 0
+          ? []
+          : await dispatchToolCalls(calls, toolMap, {
+              ...(signal === undefined ? {} : { signal }),
+              ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
+              ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+              onCallStarted: (call, tool, label) => {
+                started.add(call.call_id);
+                emit(activityStarted(step, call, label, tool.executionMode));
+              },
+              onCallCompleted: (outcome) => {
+                if (!started.has(outcome.callId)) emit(activityStarted(step, outcome, outcome.label, outcome.tool?.executionMode ?? 'parallel'));
+                emit(activityCompleted(step, outcome));
+                for (const event of outcome.result?.presentation ?? []) {
+                  emit({ type: 'presentation', step, callId: outcome.callId, toolName: outcome.name, event });
+                }
+              },
+            });
+
+      // Outputs in the model's order of the calls.
+      const outcomeByCall = new Map<FunctionCallItem, ToolCallOutcome>();
+      calls.forEach((call, index) => outcomeByCall.set(call, outcomes[index] as ToolCallOutcome));
+      const outputs: ResponseInputItem[] = [];
+      for (const item of output) {
+        if (item.type === 'function_call') outputs.push((outcomeByCall.get(item) as ToolCallOutcome).output);
+        else if (item.type === 'tool_search_call') {
+          const output = searchOutputs.get(item);
+          if (output !== undefined) outputs.push(output);
+        }
+      }
+      items.push(...outputs);
+      newItems = outputs;
+
+      if (signal?.aborted) return end('aborted');
+      if (outcomes.some((outcome) => outcome.terminateTurn)) return end('terminated');
+    }
   }
 }
 
