@@ -27,6 +27,30 @@ describe('runAgentLoop over the openai SDK and the testkit server', () => {
     );
   });
 
+  it('emits the events of a turn in order', async () => {
+    const echo = textTool('echo', (text) => text);
+    await withServer([reply.functionCalls([{ name: 'echo', arguments: { text: 'a' }, callId: 'c1' }], { text: 'Let me check.' }), reply.text('Done.')], async (server) => {
+      const log = eventLog();
+      await runAgentLoop({ gateway: gatewayFor(server), tools: [echo], input: 'go', onEvent: log.onEvent });
+      const types = log.events.map((event) => event.type).filter((type, index, all) => type !== 'text.delta' || all[index - 1] !== 'text.delta');
+      expect(types).toEqual([
+        'turn.started',
+        'step.started',
+        'text.delta',
+        'usage',
+        'text.completed',
+        'activity.started',
+        'activity.completed',
+        'step.started',
+        'text.delta',
+        'usage',
+        'text.completed',
+        'turn.completed',
+      ]);
+      expect(log.of('activity.completed')[0]).toMatchObject({ step: 1, callId: 'c1', toolName: 'echo', label: 'echo a', status: 'success', repairs: [] });
+    });
+  });
+
   it('sums the usage of every step and reports each step', async () => {
     const echo = textTool('echo', (text) => text);
     await withServer(
