@@ -5,6 +5,13 @@ export const MAX_ARGUMENT_BYTES = 1024 * 1024;
 export const MAX_ARGUMENT_DEPTH = 512;
 
 /**
+ * Longest text (UTF-16 units) given to the syntax-repair rung. `jsonrepair` is quadratic on some malformed input
+ * (missing commas, many fenced blocks: about 0.5 s at 64 KiB), so larger malformed input gets only the linear
+ * rungs (extraction, closing) and is otherwise refused with a message.
+ */
+export const MAX_SYNTAX_REPAIR_CHARS = 64 * 1024;
+
+/**
  * The UTF-8 size of `text` when it is over `limit` bytes, otherwise `undefined`. Cheap for short strings:
  * a string of n UTF-16 units takes between n and 3n UTF-8 bytes, so the exact count is only needed in between.
  */

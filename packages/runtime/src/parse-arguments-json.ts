@@ -1,4 +1,4 @@
-import { jsonNestingDepth, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, utf8SizeOver } from './argument-limits.js';
+import { jsonNestingDepth, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_SYNTAX_REPAIR_CHARS, utf8SizeOver } from './argument-limits.js';
 import { closeTruncatedJson } from './close-truncated-json.js';
 import { extractJsonValue } from './extract-json-value.js';
 import { describeValue } from './format-validation-message.js';
@@ -74,9 +74,10 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
     return fromValue(closed.value, repairs, closed.truncated, allowUnwrap, ' (after closing the cut-off input)');
   }
 
-  // Rung 4: syntax repair.
-  const repaired = repairJsonSyntax(source);
-  if (repaired.ok && jsonNestingDepth(repaired.text, MAX_ARGUMENT_DEPTH) <= MAX_ARGUMENT_DEPTH) {
+  // Rung 4: syntax repair (bounded: jsonrepair is quadratic on some input).
+  const repairable = source.length <= MAX_SYNTAX_REPAIR_CHARS;
+  const repaired = repairable ? repairJsonSyntax(source) : undefined;
+  if (repaired?.ok === true && jsonNestingDepth(repaired.text, MAX_ARGUMENT_DEPTH) <= MAX_ARGUMENT_DEPTH) {
     try {
       const value: unknown = JSON.parse(repaired.text);
       repairs.push({ kind: 'syntax_repaired', detail: ['repaired the JSON syntax with jsonrepair', ...repaired.fixes].join('; ') });
@@ -91,7 +92,8 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
   }
   const offset = source === text ? 0 : Math.max(0, text.indexOf(source));
   const position = offset + closed.position;
-  return { ok: false, problem: `not valid JSON: ${closed.message} at ${where(text, position)}.` };
+  const limit = repairable ? '' : ` (syntax repair is only tried on arguments up to ${MAX_SYNTAX_REPAIR_CHARS / 1024} KiB)`;
+  return { ok: false, problem: `not valid JSON: ${closed.message} at ${where(text, position)}${limit}.` };
 }
 
 /** Checks that a parsed value is an object, decoding a double-encoded object string once. */
@@ -101,14 +103,13 @@ function fromValue(value: unknown, repairs: ArgumentRepair[], truncated: boolean
   }
   if (typeof value === 'string' && allowUnwrap && value.trim().startsWith('{')) {
     const inner = parseText(value, false);
-    if (inner.ok) {
-      return {
-        ok: true,
-        value: inner.value,
-        repairs: [...repairs, { kind: 'unwrapped', detail: 'the arguments were a JSON string holding the object; decoded it once' }, ...inner.repairs],
-        truncated: truncated || inner.truncated,
-      };
-    }
+    if (!inner.ok) return { ok: false, problem: `the arguments are a JSON string holding an object, and that object is unreadable: ${inner.problem}` };
+    return {
+      ok: true,
+      value: inner.value,
+      repairs: [...repairs, { kind: 'unwrapped', detail: 'the arguments were a JSON string holding the object; decoded it once' }, ...inner.repairs],
+      truncated: truncated || inner.truncated,
+    };
   }
   return { ok: false, problem: `the arguments must be a JSON object ({...}), received ${describeValue(value)}${after}.` };
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { extractJsonValue } from './extract-json-value.js';
+
+describe('extractJsonValue', () => {
+  it('takes one object out of a code fence', () => {
+    expect(extractJsonValue('```json\n{"a":"b"}\n```')).toEqual({ kind: 'one', text: '{"a":"b"}', parsed: { a: 'b' }, from: 'fence' });
+    expect(extractJsonValue('```{"a":"b"}```')).toMatchObject({ kind: 'one', parsed: { a: 'b' } });
+    expect(extractJsonValue('{```json\n{"a":"b"}\n```}')).toMatchObject({ kind: 'one', parsed: { a: 'b' } });
+    expect(extractJsonValue('Decision:\n\n  ```json\n  {\n "key": "value"\n  }\n  ```\n')).toMatchObject({ kind: 'one', parsed: { key: 'value' } });
+  });
+
+  it('takes one object out of prose, skipping brackets inside strings', () => {
+    expect(extractJsonValue('Here is your JSON:\n{"text": "literal } and ]"}\nAdditional explanation.')).toMatchObject({
+      kind: 'one',
+      parsed: { text: 'literal } and ]' },
+      from: 'prose',
+    });
+    expect(extractJsonValue("I'll call it: {\"path\": \"README.md\"} Let me read it.")).toMatchObject({ parsed: { path: 'README.md' } });
+    expect(extractJsonValue('callback_123({"a": 1});')).toMatchObject({ parsed: { a: 1 } });
+  });
+
+  it('ignores an empty object next to the real one, but never guesses between two', () => {
+    expect(extractJsonValue('{"a":2}{}')).toMatchObject({ kind: 'one', parsed: { a: 2 } });
+    expect(extractJsonValue('{"q": 1}{"q": 2}')).toEqual({ kind: 'several', count: 2 });
+    expect(extractJsonValue('```json\n{"a":1}\n```\n```json\n{"b":2}\n```')).toEqual({ kind: 'several', count: 2 });
+  });
+
+  it('returns an unparsable or cut-off span as text for the later rungs', () => {
+    expect(extractJsonValue("Sure: {'a': 1} done")).toEqual({ kind: 'one', text: "{'a': 1}", parsed: undefined, from: 'prose' });
+    expect(extractJsonValue('Here is your JSON: {"key": "value')).toEqual({ kind: 'one', text: '{"key": "value', parsed: undefined, from: 'prose' });
+  });
+
+  it('takes nothing when the object is the whole text, or when a comma continues it', () => {
+    expect(extractJsonValue('{"a": 1,}')).toEqual({ kind: 'none' });
+    expect(extractJsonValue('  {a: 1}  ')).toEqual({ kind: 'none' });
+    expect(extractJsonValue('{"key1": "value1"}, "key2": "value2"}')).toEqual({ kind: 'none' });
+    expect(extractJsonValue('no object here [1, 2]')).toEqual({ kind: 'none' });
+  });
+});

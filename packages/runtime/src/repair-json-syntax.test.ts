@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { repairJsonSyntax } from './repair-json-syntax.js';
+
+const repaired = (text: string): unknown => {
+  const result = repairJsonSyntax(text);
+  if (!result.ok) throw new Error(result.message);
+  return JSON.parse(result.text);
+};
+
+describe('repairJsonSyntax', () => {
+  it('repairs quotes, keys, commas, comments and Python literals with jsonrepair', () => {
+    expect(repaired("{'a': 'foo', b: True, c: None, d: [1, 2,], /* note */ e: 'x'}")).toEqual({ a: 'foo', b: true, c: null, d: [1, 2], e: 'x' });
+    expect(repaired('{"a":"b,"c":"d"}')).toEqual({ a: 'b', c: 'd' });
+    expect(repaired('{\\"query\\": \\"foo\\"}')).toEqual({ query: 'foo' });
+  });
+
+  it('turns NaN and Infinity outside strings into null, leaving strings alone', () => {
+    expect(repaired('{"a": NaN, "b": -Infinity, "c": "NaN", \'d\': \'Infinity\', "e": NaNa}')).toEqual({ a: null, b: null, c: 'NaN', d: 'Infinity', e: 'NaNa' });
+    expect(repairJsonSyntax('{"a": NaN}')).toMatchObject({ ok: true, fixes: ['1 NaN/Infinity value became null'] });
+  });
+
+  it('turns literal \\n between tokens into whitespace and escapes raw control characters in strings', () => {
+    expect(repaired('{"view_range": \\n[1, 2]\\n}')).toEqual({ view_range: [1, 2] });
+    expect(repaired('{"a": "x\\ny", \'b\': "c\u0001"}')).toEqual({ a: 'x\ny', b: 'c\u0001' });
+  });
+
+  it('reports what jsonrepair cannot repair, without throwing', () => {
+    expect(repairJsonSyntax('{"a",')).toMatchObject({ ok: false });
+    expect(repairJsonSyntax('foo [')).toMatchObject({ ok: false });
+  });
+});
