@@ -79,7 +79,8 @@ export async function prepareWrite(home: HomeFolder, requested: string): Promise
 }
 
 /**
- * Opens a resolved path without following a symlink in its last part (`O_NOFOLLOW`), then checks that
+ * Opens a resolved path without following a symlink in its last part (`O_NOFOLLOW`) and without blocking
+ * on a FIFO (`O_NONBLOCK`), then checks that
  * the opened file really is inside the home (through `/proc/self/fd` on Linux, by real path elsewhere),
  * so a symlink swapped in during the call is caught before anything is read or written.
  * @throws PathOutsideHomeError when the opened file is outside the home; the handle is closed.
@@ -88,7 +89,8 @@ export async function prepareWrite(home: HomeFolder, requested: string): Promise
 export async function openInHome(home: HomeFolder, realPath: string, flags: number, requested: string, mode?: number): Promise<FileHandle> {
   let handle: FileHandle;
   try {
-    handle = await fs.open(realPath, flags | constants.O_NOFOLLOW, mode);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused as not a regular file).
+    handle = await fs.open(realPath, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
       throw new ComputerToolError('path_changed', `"${requested}" became a symlink during the call; it is not followed.`, { cause: error });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -65,6 +66,16 @@ describe('read_file', () => {
     const huge = await callTool(read, { path: 'huge.png' });
     expect(huge.isError).toBe(true);
     expect(textOf(huge)).toContain('more than read_file returns');
+  });
+
+  test('a FIFO is refused at once, for reading and writing, instead of blocking', async () => {
+    execFileSync('mkfifo', [at('pipe')]);
+    const read = await callTool(toolNamed(tools, 'read_file'), { path: 'pipe' });
+    expect(read.details.error.code).toBe('not_a_file');
+    const write = await callTool(toolNamed(tools, 'write_file'), { path: 'pipe', content: 'x' });
+    expect(write.details.error.code).toBe('not_a_file');
+    const search = await callTool(toolNamed(tools, 'search_files'), { regex: 'x' });
+    expect(search.isError).toBeFalsy();
   });
 
   test('missing files and folders are clear errors', async () => {

@@ -17,6 +17,8 @@ export function fsErrorToToolError(error: unknown, shownPath: string): ComputerT
     case 'EACCES':
     case 'EPERM':
       return new ComputerToolError('permission_denied', `Permission denied for ${shownPath}.`, { cause: error });
+    case 'ENXIO':
+      return new ComputerToolError('not_a_file', `${shownPath} is not a regular file.`, { cause: error });
     case 'ENOSPC':
       return new ComputerToolError('disk_full', `No space left on the device while writing ${shownPath}.`, { cause: error });
     default: {
