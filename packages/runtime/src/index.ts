@@ -45,10 +45,12 @@ export { agentToolMap, toolKey } from './agent-tool-map.js';
 export { validateToolArguments } from './validate-tool-arguments.js';
 export type { ArgumentRepair, ValidationResult } from './validate-tool-arguments.js';
 
-export { dispatchToolCalls } from './dispatch-tool-calls.js';
+export { DEFAULT_MAX_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, dispatchToolCalls } from './dispatch-tool-calls.js';
 export type { DispatchOptions, FunctionCallItem, FunctionCallOutputItem, ToolCallOutcome } from './dispatch-tool-calls.js';
 
-export { runAgentLoop } from './run-agent-loop.js';
+export { DEFAULT_MAX_STEPS, runAgentLoop } from './run-agent-loop.js';
+export { answerToolSearch, DEFAULT_TOOL_SEARCH_LIMIT } from './answer-tool-search.js';
+export type { AnswerToolSearchOptions, ToolSearchAnswer, ToolSearchCallItem, ToolSearchOutputItem } from './answer-tool-search.js';
 export type { AgentLoopOptions, AgentLoopResult } from './run-agent-loop.js';
 export type { ActivityStatus, AgentEvent, AgentEventType, TokenUsage, TurnEndReason } from './agent-events.js';
 export type { ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
