@@ -1,7 +1,17 @@
 #!/usr/bin/env node
 import { processIO } from './cli/cli-io.js';
+import { EXIT_CODES } from './cli/exit-codes.js';
 import { runCli } from './cli/run-cli.js';
 
+/** After Ctrl-C, how long the process may stay up so aborted tools finish killing their processes. */
+const INTERRUPT_DRAIN_MS = 3_000;
+
 const code = await runCli(process.argv.slice(2), processIO());
-// Flush what was written, then leave even if a keep-alive socket or a stray timer is still open.
-process.stdout.write('', () => process.exit(code));
+if (code === EXIT_CODES.interrupted) {
+  // Let pending kills (SIGTERM, then SIGKILL after a grace period) of aborted tools run, within a bound.
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), INTERRUPT_DRAIN_MS).unref();
+} else {
+  // Flush what was written, then leave even if a keep-alive socket or a stray timer is still open.
+  process.stdout.write('', () => process.exit(code));
+}

@@ -1,15 +1,7 @@
 import { UsageError } from '@core/runtime';
+import { EXIT_CODES } from './exit-codes.js';
 
-/** Exit codes the CLI uses. */
-export const EXIT_CODES = Object.freeze({
-  ok: 0,
-  /** The turn ran but failed (model endpoint error, step limit, cut-off response). */
-  failure: 1,
-  /** The command line was wrong (unknown flag, missing value, bad home). */
-  usage: 2,
-  /** Interrupted by Ctrl-C (128 + SIGINT). */
-  interrupted: 130,
-});
+export { EXIT_CODES } from './exit-codes.js';
 
 /**
  * An error a user caused (a bad flag, a missing home, an unreachable or refusing model endpoint). The CLI

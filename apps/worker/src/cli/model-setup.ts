@@ -63,16 +63,16 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
   );
   const why =
     options.forceDemo === true
-      ? '--demo was given'
+      ? ''
       : nonEmpty(baseURLEnv) !== undefined
-        ? 'OPENAI_BASE_URL is set but OPENAI_API_KEY is not'
-        : 'OPENAI_API_KEY is not set';
+        ? ' (OPENAI_BASE_URL is set but OPENAI_API_KEY is not)'
+        : ' (OPENAI_API_KEY is not set)';
   return {
     ...recorded,
     offlineDemo: true,
     model: OFFLINE_DEMO_MODEL,
     baseURL: server.baseURL,
-    notice: `Running the offline demo model (${why}): a scripted local model drives the real tools; your prompt is not sent anywhere.`,
+    notice: `Running the offline demo model${why}: a scripted local model drives the real tools; your prompt is not sent anywhere.`,
     close: () => server.close(),
   };
 }

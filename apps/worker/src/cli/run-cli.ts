@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import { AnkoleError } from '@core/runtime';
-import { CliError, EXIT_CODES } from './cli-error.js';
+import { EXIT_CODES } from './exit-codes.js';
 import type { CliIO } from './cli-io.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -48,13 +47,24 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
 }
 
+/** The fields of an `AnkoleError` (`CliError` adds `exitCode`), checked by shape so `--help` need not load the runtime. */
+interface KnownError {
+  message: string;
+  code: string;
+  kind: 'usage' | 'runtime';
+  exitCode?: number;
+}
+
+function isKnownError(error: unknown): error is KnownError {
+  if (!(error instanceof Error)) return false;
+  const fields = error as unknown as Record<string, unknown>;
+  return typeof fields.code === 'string' && (fields.kind === 'usage' || fields.kind === 'runtime');
+}
+
 function report(error: unknown, io: CliIO): number {
-  if (error instanceof CliError) {
+  if (isKnownError(error)) {
     io.stderr.write(`ankole: ${error.message}\n`);
-    return error.exitCode;
-  }
-  if (error instanceof AnkoleError) {
-    io.stderr.write(`ankole: ${error.message}\n`);
+    if (typeof error.exitCode === 'number') return error.exitCode;
     return error.kind === 'usage' ? EXIT_CODES.usage : EXIT_CODES.failure;
   }
   const message = error instanceof Error ? error.message : String(error);

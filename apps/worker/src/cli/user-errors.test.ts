@@ -100,6 +100,18 @@ describe('errors a user can cause: one sentence on stderr, a non-zero exit code'
     expect(server.requests).toHaveLength(1);
   });
 
+  it('no command at all prints the usage on stderr; --help prints it on stdout', async () => {
+    const none = await runCliProcess([], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^Usage: ankole <command> \[options\]\n\nCommands:\n  run {4}run one text turn/);
+    const help = await runCliProcess(['--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('  tools  show the tool set a turn would get');
+    const runHelp = await runCliProcess(['run', '--help'], env);
+    expect(runHelp.code).toBe(0);
+    expect(runHelp.stdout).toMatch(/^Usage: ankole run \[options\] "<prompt>"/);
+  });
+
   it('a real model without a prompt', async () => {
     const { code, stderr } = await runCliProcess(['run', '--home', scratch], { ...env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' });
     expect(code).toBe(2);

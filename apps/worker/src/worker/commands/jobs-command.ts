@@ -1,0 +1,101 @@
+import type { JobRecord, JobStatus } from '@core/control-plane';
+import type { CliCommand } from '../../cli/cli-command.js';
+import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
+import { parseCommandLine, positiveInteger, stringValue, stringValues } from '../../cli/parse-command-line.js';
+import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from './control-plane-options.js';
+
+const OPTIONS = {
+  ...CONTROL_PLANE_OPTIONS,
+  agent: { type: 'string' },
+  status: { type: 'string', multiple: true },
+  limit: { type: 'string' },
+  title: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+
+const HELP = [
+  'Usage: ankole jobs [list]                 list the agent\'s background jobs, newest first',
+  '       ankole jobs show <id>              one job, with its prompt and final answer or error',
+  '       ankole jobs cancel <id>            cancel a queued or running job (a running turn stops within seconds)',
+  '       ankole jobs start "<prompt>"       queue a background job for `ankole worker` to run',
+  '',
+  'Options:',
+  '  --agent NAME       the agent (default: "default")',
+  '  --status S         only jobs with this status (queued, running, succeeded, failed, cancelled; repeatable)',
+  '  --limit N          most jobs to list (default 50)',
+  '  --title TEXT       the title of a job to start',
+  '  --json             print JSON',
+  ...CONTROL_PLANE_OPTIONS_HELP,
+  '  -h, --help         show this help',
+  '',
+].join('\n');
+
+/** `ankole jobs`: list, show, cancel and start background jobs of an agent. */
+export const jobsCommand: CliCommand = {
+  name: 'jobs',
+  summary: 'list, show, cancel or start background jobs',
+  async run(args, io) {
+    const { values, positionals } = parseCommandLine('jobs', args, OPTIONS);
+    if (values.help === true) {
+      io.stdout.write(HELP);
+      return EXIT_CODES.ok;
+    }
+    const [action = 'list', ...rest] = positionals;
+    if (!['list', 'show', 'cancel', 'start'].includes(action)) {
+      throw new CliError('action_unknown', `Unknown action "${action}" for \`ankole jobs\`: use list, show, cancel or start (see \`ankole jobs --help\`).`);
+    }
+    const agentId = agentOption(values);
+    const statuses = stringValues(values, 'status').flatMap((text) => text.split(',')).map((text) => text.trim());
+    const badStatus = statuses.find((status) => !STATUSES.includes(status as JobStatus));
+    if (badStatus !== undefined) throw new CliError('option_invalid', `--status "${badStatus}" is not a job status: use ${STATUSES.join(', ')}.`);
+    const limit = positiveInteger(values, 'limit', 'jobs');
+    const needsId = action === 'show' || action === 'cancel';
+    if (needsId && rest.length !== 1) throw new CliError('arguments_invalid', `Give one job id: ankole jobs ${action} <id>.`);
+    const prompt = rest.join(' ').trim();
+    if (action === 'start' && prompt === '') throw new CliError('prompt_missing', 'Give the prompt of the job: ankole jobs start "<prompt>".');
+
+    const { controlPlane } = await openFromOptions(values, io, false);
+    try {
+      const { client } = controlPlane;
+      const json = values.json === true;
+      if (action === 'list') {
+        const jobs = await client.jobs.list({ agentId, ...(statuses.length > 0 ? { status: statuses as JobStatus[] } : {}), ...(limit === undefined ? {} : { limit }) });
+        if (json) io.stdout.write(`${JSON.stringify(jobs)}\n`);
+        else if (jobs.length === 0) io.stdout.write(`No background jobs for agent ${agentId}.\n`);
+        else {
+          io.stdout.write(
+            `${formatTable(
+              ['ID', 'STATUS', 'KIND', 'CREATED', 'TITLE'],
+              jobs.map((job) => [job.id, job.status, job.kind, job.createdAt.slice(0, 19).replace('T', ' '), job.title]),
+            )}\n`,
+          );
+        }
+        return EXIT_CODES.ok;
+      }
+      const job =
+        action === 'show'
+          ? await client.jobs.get({ agentId, jobId: rest[0]! })
+          : action === 'cancel'
+            ? await client.jobs.cancel({ agentId, jobId: rest[0]! })
+            : await client.jobs.start({ agentId, prompt, title: stringValue(values, 'title') });
+      io.stdout.write(json ? `${JSON.stringify(job)}\n` : `${describeJob(job, action)}\n`);
+      return EXIT_CODES.ok;
+    } finally {
+      await controlPlane.close();
+    }
+  },
+};
+
+function describeJob(job: JobRecord, action: string): string {
+  const lead = action === 'cancel' ? `Job ${job.id} is ${job.status}.` : action === 'start' ? `Queued job ${job.id}.` : `Job ${job.id}`;
+  const lines = [lead, `  title:    ${job.title}`, `  status:   ${job.status} (${job.kind}, ${job.attempts} attempt(s))`, `  created:  ${job.createdAt}`];
+  if (job.startedAt !== null) lines.push(`  started:  ${job.startedAt}${job.workerId === null ? '' : ` by ${job.workerId}`}`);
+  if (job.finishedAt !== null) lines.push(`  finished: ${job.finishedAt}`);
+  if (action === 'show') lines.push(`  prompt:   ${job.prompt}`);
+  if (job.error !== null) lines.push(`  error:    ${job.error}`);
+  if (job.finalAnswer !== null && action === 'show') lines.push('', job.finalAnswer);
+  return lines.join('\n');
+}

@@ -1,0 +1,100 @@
+import type { ScheduleRecord } from '@core/control-plane';
+import type { CliCommand } from '../../cli/cli-command.js';
+import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
+import { parseCommandLine, stringValue } from '../../cli/parse-command-line.js';
+import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from './control-plane-options.js';
+
+const OPTIONS = {
+  ...CONTROL_PLANE_OPTIONS,
+  agent: { type: 'string' },
+  all: { type: 'boolean' },
+  cron: { type: 'string' },
+  'time-zone': { type: 'string' },
+  at: { type: 'string' },
+  title: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const HELP = [
+  'Usage: ankole schedules [list]            list the agent\'s active schedules (--all: cancelled and completed too)',
+  '       ankole schedules cancel <id>       cancel a schedule',
+  '       ankole schedules create (--cron EXPR [--time-zone TZ] | --at DATE-TIME) "<prompt>"',
+  '                                          start a turn with the prompt at cron times, or once',
+  '',
+  'Options:',
+  '  --agent NAME       the agent (default: "default")',
+  '  --cron EXPR        "minute hour day-of-month month day-of-week", e.g. "0 9 * * 1-5"',
+  '  --time-zone TZ     the IANA time zone of --cron (default UTC)',
+  '  --at DATE-TIME     ISO 8601 with an offset, e.g. 2026-12-01T09:00:00+01:00',
+  '  --title TEXT       a short name',
+  '  --json             print JSON',
+  ...CONTROL_PLANE_OPTIONS_HELP,
+  '  -h, --help         show this help',
+  '',
+].join('\n');
+
+/** `ankole schedules`: list, cancel and create an agent's schedules. */
+export const schedulesCommand: CliCommand = {
+  name: 'schedules',
+  summary: 'list, cancel or create schedules that start turns later',
+  async run(args, io) {
+    const { values, positionals } = parseCommandLine('schedules', args, OPTIONS);
+    if (values.help === true) {
+      io.stdout.write(HELP);
+      return EXIT_CODES.ok;
+    }
+    const [action = 'list', ...rest] = positionals;
+    if (!['list', 'cancel', 'create'].includes(action)) {
+      throw new CliError('action_unknown', `Unknown action "${action}" for \`ankole schedules\`: use list, cancel or create (see \`ankole schedules --help\`).`);
+    }
+    const agentId = agentOption(values);
+    if (action === 'cancel' && rest.length !== 1) throw new CliError('arguments_invalid', 'Give one schedule id: ankole schedules cancel <id>.');
+    const prompt = rest.join(' ').trim();
+    if (action === 'create' && prompt === '') throw new CliError('prompt_missing', 'Give the prompt of the scheduled turn: ankole schedules create --cron "0 9 * * *" "<prompt>".');
+
+    const { controlPlane } = await openFromOptions(values, io, false);
+    try {
+      const { client } = controlPlane;
+      const json = values.json === true;
+      if (action === 'list') {
+        const schedules = await client.schedules.list({ agentId, includeInactive: values.all === true });
+        if (json) io.stdout.write(`${JSON.stringify(schedules)}\n`);
+        else if (schedules.length === 0) io.stdout.write(`No ${values.all === true ? '' : 'active '}schedules for agent ${agentId}.\n`);
+        else {
+          io.stdout.write(
+            `${formatTable(
+              ['ID', 'STATUS', 'NEXT RUN', 'WHEN', 'TITLE'],
+              schedules.map((schedule) => [schedule.id, schedule.status, schedule.nextRunTimes[0] ?? '-', schedule.description, schedule.title]),
+            )}\n`,
+          );
+        }
+        return EXIT_CODES.ok;
+      }
+      const schedule =
+        action === 'cancel'
+          ? await client.schedules.cancel({ agentId, scheduleId: rest[0]! })
+          : await client.schedules.create({
+              agentId,
+              prompt,
+              title: stringValue(values, 'title'),
+              cron: stringValue(values, 'cron'),
+              timeZone: stringValue(values, 'time-zone'),
+              runAt: stringValue(values, 'at'),
+            });
+      io.stdout.write(json ? `${JSON.stringify(schedule)}\n` : `${describeSchedule(schedule, action)}\n`);
+      return EXIT_CODES.ok;
+    } finally {
+      await controlPlane.close();
+    }
+  },
+};
+
+function describeSchedule(schedule: ScheduleRecord, action: string): string {
+  return [
+    action === 'cancel' ? `Schedule ${schedule.id} is ${schedule.status}.` : `Created schedule ${schedule.id}.`,
+    `  title:     ${schedule.title}`,
+    `  when:      ${schedule.description}`,
+    `  next runs: ${schedule.nextRunTimes.length === 0 ? 'none' : schedule.nextRunTimes.join(', ')}`,
+  ].join('\n');
+}

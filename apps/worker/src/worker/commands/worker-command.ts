@@ -1,0 +1,178 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { AnkoleError } from '@core/runtime';
+import { webProfileFromEnv } from '@core/tools-web';
+import { AGENT_NAME_PATTERN, defaultAgentHome } from '../../cli/agent-home.js';
+import type { CliCommand } from '../../cli/cli-command.js';
+import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
+
+import { openModel } from '../../cli/model-setup.js';
+import { parseCommandLine, positiveInteger, stringValue } from '../../cli/parse-command-line.js';
+import { runWorker, type WorkerEvent } from '../run-worker.js';
+import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from './control-plane-options.js';
+
+const OPTIONS = {
+  ...CONTROL_PLANE_OPTIONS,
+  concurrency: { type: 'string' },
+  'worker-id': { type: 'string' },
+  homes: { type: 'string' },
+  skills: { type: 'string' },
+  model: { type: 'string' },
+  'max-steps': { type: 'string' },
+  'shutdown-grace-seconds': { type: 'string' },
+  'poll-interval-ms': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const HELP = [
+  'Usage: ankole worker [options]',
+  '',
+  'The long-running worker: takes scheduled turns and background jobs from the control plane\'s queue and',
+  'runs each as a turn for its agent. Start several (on one PostgreSQL database) to share the work.',
+  'It needs a real model: OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).',
+  'SIGTERM or Ctrl-C: no new work; running turns get the grace period to finish, then are handed back to the',
+  'queue for another worker. A second signal hands them back at once.',
+  '',
+  'Options:',
+  '  --concurrency N    turns at once (default 2)',
+  '  --worker-id ID     this worker\'s name in the job records (default: <host>-<pid>)',
+  '  --homes DIR        the folder of agent homes, one sub-folder per agent (default: $XDG_DATA_HOME/ankole/agents)',
+  '  --skills DIR       a folder of skills active for every turn',
+  '  --model NAME       the model (default: $ANKOLE_MODEL, else gpt-5-mini)',
+  '  --max-steps N      most model calls per turn (default 20)',
+  '  --shutdown-grace-seconds N  how long running turns may finish after SIGTERM (default 30; 0: hand back at once)',
+  '  --poll-interval-ms N        how often an idle worker looks for work (default 500)',
+  '  --json             one JSON line per worker event',
+  ...CONTROL_PLANE_OPTIONS_HELP,
+  '  -h, --help         show this help',
+  '',
+  'Environment: DATABASE_URL, ANKOLE_DATA_DIR, ANKOLE_DB_SCHEMA, ANKOLE_LEASE_SECONDS (a stalled worker\'s job',
+  'goes to another after this long, default 60), ANKOLE_MAINTENANCE_INTERVAL_SECONDS (default 10),',
+  'ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS (default 300), web tools as for `ankole run` (WEB_SEARCH_PROVIDER, ...).',
+  '',
+].join('\n');
+
+/** `ankole worker`: the long-running worker. */
+export const workerCommand: CliCommand = {
+  name: 'worker',
+  summary: 'run scheduled turns and background jobs from the queue until stopped (SIGTERM / Ctrl-C)',
+  async run(args, io) {
+    const { values } = parseCommandLine('worker', args, OPTIONS);
+    if (values.help === true) {
+      io.stdout.write(HELP);
+      return EXIT_CODES.ok;
+    }
+    const concurrency = positiveInteger(values, 'concurrency', 'worker') ?? 2;
+    const maxSteps = positiveInteger(values, 'max-steps', 'worker');
+    const pollIntervalMs = positiveInteger(values, 'poll-interval-ms', 'worker') ?? 500;
+    const graceText = stringValue(values, 'shutdown-grace-seconds');
+    const graceSeconds = graceText === undefined ? 30 : Number(graceText);
+    if (!Number.isFinite(graceSeconds) || graceSeconds < 0) {
+      throw new CliError('option_invalid', `--shutdown-grace-seconds of \`ankole worker\` must be 0 or more, got "${graceText}".`);
+    }
+    const workerId = stringValue(values, 'worker-id') ?? `${hostname()}-${process.pid}`;
+    const homesOption = stringValue(values, 'homes');
+    const homes = homesOption === undefined ? undefined : path.resolve(io.cwd, homesOption);
+    const skillsOption = stringValue(values, 'skills');
+    const skillsDir = skillsOption === undefined ? undefined : await existingFolder(path.resolve(io.cwd, skillsOption), '--skills');
+    if (io.env.OPENAI_API_KEY === undefined || io.env.OPENAI_API_KEY === '') {
+      throw new CliError('model_missing', 'ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).');
+    }
+    const modelName = stringValue(values, 'model');
+    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }) });
+    const json = values.json === true;
+    const log = (event: Record<string, unknown>, line: string) => io.stdout.write(json ? `${JSON.stringify(event)}\n` : `${line}\n`);
+    const { controlPlane, where } = await openFromOptions(values, io, true, (error) =>
+      io.stderr.write(`ankole worker: background duty failed (retrying): ${(error as Error).message}\n`),
+    );
+    const stop = new AbortController();
+    const force = new AbortController();
+    const onSignal = () => {
+      if (!stop.signal.aborted) {
+        log({ type: 'worker.stopping' }, `Stopping: no new work; running turns get ${graceSeconds} s to finish, then are handed back.`);
+        stop.abort();
+      } else force.abort();
+    };
+    const removeInterrupt = io.onInterrupt(onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      log(
+        { type: 'worker.started', workerId, concurrency, model: model.model, where },
+        `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${model.notice}`,
+      );
+      const webProfile = webProfileFromEnv(io.env);
+      const summary = await runWorker({
+        client: controlPlane.client,
+        workerId,
+        concurrency,
+        gateway: model.gateway,
+        signal: stop.signal,
+        forceSignal: force.signal,
+        shutdownGraceMs: graceSeconds * 1000,
+        pollIntervalMs,
+        ...(maxSteps === undefined ? {} : { maxSteps }),
+        async turnContext(job) {
+          if (!AGENT_NAME_PATTERN.test(job.agentId)) {
+            throw new CliError('agent_invalid', `The job's agent "${job.agentId}" is not a valid agent name, so it has no home folder.`);
+          }
+          const home = homes === undefined ? defaultAgentHome(job.agentId, io.env) : path.join(homes, job.agentId);
+          await mkdir(home, { recursive: true });
+          return { home, ...(skillsDir === undefined ? {} : { skillsDir }), ...(webProfile === undefined ? {} : { webProfile }) };
+        },
+        onEvent: (event) => log(eventJson(event), eventLine(event)),
+      });
+      log(
+        { type: 'worker.stopped', ...summary },
+        `Worker ${workerId} stopped: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.cancelled} cancelled, ${summary.released} handed back.`,
+      );
+      return EXIT_CODES.ok;
+    } finally {
+      process.off('SIGTERM', onSignal);
+      removeInterrupt();
+      await controlPlane.close();
+      await model.close();
+    }
+  },
+};
+
+async function existingFolder(folder: string, option: string): Promise<string> {
+  const info = await stat(folder).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) throw new CliError('folder_not_found', `${option} ${folder} is not an existing folder.`);
+  return folder;
+}
+
+function eventJson(event: WorkerEvent): Record<string, unknown> {
+  if (event.type === 'worker.error') return { type: event.type, error: message(event.error) };
+  return { ...event, job: { id: event.job.id, agentId: event.job.agentId, kind: event.job.kind, status: event.job.status, title: event.job.title } };
+}
+
+function eventLine(event: WorkerEvent): string {
+  if (event.type === 'worker.error') return `! ${message(event.error)}`;
+  const job = event.job;
+  const name = `job ${job.id} (${job.kind}, agent ${job.agentId}) "${job.title}"`;
+  switch (event.type) {
+    case 'job.claimed':
+      return `▶ ${name}: running (attempt ${event.job.attempts})`;
+    case 'job.succeeded':
+      return `✓ ${name}: succeeded in ${seconds(event.durationMs)}`;
+    case 'job.failed':
+      return `✗ ${name}: failed in ${seconds(event.durationMs)}: ${event.error}`;
+    case 'job.cancelled':
+      return `■ ${name}: cancelled, turn stopped after ${seconds(event.durationMs)}`;
+    case 'job.released':
+      return `↩ ${name}: handed back to the queue`;
+    case 'job.lost':
+      return `↷ ${name}: taken over by another worker (this worker's claim expired)`;
+  }
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function message(error: unknown): string {
+  return error instanceof AnkoleError || error instanceof Error ? error.message : String(error);
+}
+

@@ -1,0 +1,175 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createControlPlane, createPGliteDriver, createPostgresDriver, type ControlPlane, type SqlDriver } from '@core/control-plane';
+import { createOpenAIResponsesGateway, defineWorkerTool, type AgentToolResult } from '@core/runtime';
+import type { TestModelServer } from '@core/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runWorker, type WorkerEvent } from './run-worker.js';
+import { startWorkerModel } from './__fixtures__/worker-model.js';
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
+  let pglite: SqlDriver | undefined;
+  let model: TestModelServer;
+  let homes: string;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    if (kind === 'pglite') pglite = await createPGliteDriver();
+    model = await startWorkerModel({ hangMs: 1_500 });
+    homes = await mkdtemp(path.join(tmpdir(), 'ankole-worker-homes-'));
+  }, 60_000);
+  afterAll(async () => {
+    await model.close();
+    await pglite?.close();
+    await rm(homes, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function open(): Promise<ControlPlane> {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const plane = await createControlPlane({ ...(pglite === undefined ? { databaseUrl: DATABASE_URL } : { driver: pglite }), schema, background: false });
+    cleanups.push(async () => {
+      await plane.close();
+      const drop = `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`;
+      const driver = pglite ?? createPostgresDriver({ connectionString: DATABASE_URL });
+      await driver.exec(drop);
+      if (pglite === undefined) await driver.close();
+    });
+    return plane;
+  }
+
+  function start(plane: ControlPlane, options: { concurrency?: number; shutdownGraceMs?: number; extraTools?: ReturnType<typeof defineWorkerTool>[] } = {}) {
+    const stop = new AbortController();
+    const events: WorkerEvent[] = [];
+    const done = runWorker({
+      client: plane.client,
+      workerId: 'w1',
+      concurrency: options.concurrency ?? 2,
+      gateway: createOpenAIResponsesGateway({ baseURL: model.baseURL, apiKey: 'test', model: 'test-model', maxRetries: 0 }),
+      turnContext: async (job) => ({ home: await mkdtemp(path.join(homes, `${job.agentId}-`)), extraTools: options.extraTools ?? [] }),
+      signal: stop.signal,
+      pollIntervalMs: 50,
+      heartbeatIntervalMs: 100,
+      ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
+      onEvent: (event) => events.push(event),
+    });
+    return { stop: () => stop.abort(), done, events };
+  }
+
+  async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const value = await check();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('runs queued jobs as turns and stores each final answer; a failed turn is stored as failed', async () => {
+    const plane = await open();
+    const jobs = await Promise.all(['alpha', 'beta', 'gamma', 'fail here'].map((prompt) => plane.client.jobs.start({ agentId: 'a', prompt })));
+    const worker = start(plane);
+    await until(async () => {
+      const listed = await plane.client.jobs.list({ agentId: 'a', status: ['succeeded', 'failed'] });
+      return listed.length === jobs.length ? listed : undefined;
+    }, 'every job to finish');
+    worker.stop();
+    expect(await worker.done).toMatchObject({ succeeded: 3, failed: 1, released: 0 });
+    const stored = await plane.client.jobs.list({ agentId: 'a' });
+    expect(Object.fromEntries(stored.map((job) => [job.prompt, [job.status, job.finalAnswer]]))).toEqual({
+      alpha: ['succeeded', 'done: alpha'],
+      beta: ['succeeded', 'done: beta'],
+      gamma: ['succeeded', 'done: gamma'],
+      'fail here': ['failed', null],
+    });
+    expect(stored.find((job) => job.status === 'failed')?.error).toContain('The test model refuses this prompt.');
+  });
+
+  it('gives a background job no job tools, and a scheduled turn the job tools', async () => {
+    const plane = await open();
+    await plane.client.jobs.start({ agentId: 'b', prompt: 'background turn' });
+    await plane.client.schedules.create({ agentId: 'b', prompt: 'scheduled turn', runAt: new Date(Date.now() + 300).toISOString() });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await plane.fireDueSchedules();
+    const before = model.requests.length;
+    const worker = start(plane);
+    await until(async () => ((await plane.client.jobs.list({ agentId: 'b', status: ['succeeded'] })).length === 2 ? true : undefined), 'both turns');
+    worker.stop();
+    await worker.done;
+    const toolsByPrompt = Object.fromEntries(
+      model.requests.slice(before).map((request) => {
+        const input = request.body?.input as Array<{ role?: string; content?: unknown }>;
+        const prompt = JSON.stringify(input.find((item) => item.role === 'user')?.content);
+        return [prompt.includes('scheduled') ? 'scheduled' : 'background', (request.body?.tools as Array<{ name?: string }>).map((tool) => tool.name)];
+      }),
+    );
+    expect(toolsByPrompt.background).toContain('schedule_create');
+    expect(toolsByPrompt.background).not.toContain('start_background_job');
+    expect(toolsByPrompt.scheduled).toContain('start_background_job');
+  });
+
+  it('aborts a running turn when its job is cancelled', async () => {
+    const plane = await open();
+    let aborted = 0;
+    const waitForCancel = defineWorkerTool({
+      name: 'wait_for_cancel',
+      description: 'Waits until the turn is aborted.',
+      schema: z.object({}),
+      describeActivity: () => 'Waiting',
+      execute: (_params, { signal }) =>
+        new Promise<AgentToolResult>((resolve) => {
+          signal.addEventListener('abort', () => {
+            aborted += 1;
+            resolve({ content: 'aborted' });
+          });
+        }),
+    });
+    const job = await plane.client.jobs.start({ agentId: 'c', prompt: 'wait:wait_for_cancel' });
+    const worker = start(plane, { extraTools: [waitForCancel] });
+    await until(async () => ((await plane.client.jobs.get({ agentId: 'c', jobId: job.id })).status === 'running' ? true : undefined), 'the job to run');
+    await until(() => (model.requests.some((request) => JSON.stringify(request.body).includes('wait:wait_for_cancel')) ? true : undefined), 'the turn to start');
+    await plane.client.jobs.cancel({ agentId: 'c', jobId: job.id });
+    await until(() => (worker.events.some((event) => event.type === 'job.cancelled') ? true : undefined), 'the turn to stop');
+    expect(aborted).toBe(1);
+    worker.stop();
+    expect(await worker.done).toMatchObject({ cancelled: 1, succeeded: 0 });
+    expect(await plane.client.jobs.get({ agentId: 'c', jobId: job.id })).toMatchObject({ status: 'cancelled', finalAnswer: null });
+  });
+
+  it('hands a running job back on shutdown, and another worker finishes it', async () => {
+    const plane = await open();
+    const job = await plane.client.jobs.start({ agentId: 'd', prompt: 'hang a little' });
+    const first = start(plane, { shutdownGraceMs: 0 });
+    await until(async () => ((await plane.client.jobs.get({ agentId: 'd', jobId: job.id })).status === 'running' ? true : undefined), 'the job to run');
+    first.stop();
+    expect(await first.done).toMatchObject({ released: 1 });
+    expect(await plane.client.jobs.get({ agentId: 'd', jobId: job.id })).toMatchObject({ status: 'queued' });
+
+    const second = start(plane);
+    const finished = await until(async () => {
+      const stored = await plane.client.jobs.get({ agentId: 'd', jobId: job.id });
+      return stored.status === 'succeeded' ? stored : undefined;
+    }, 'the second worker');
+    second.stop();
+    await second.done;
+    expect(finished).toMatchObject({ finalAnswer: 'done: hang a little', attempts: 2 });
+  });
+
+  it('lets a running turn finish within the grace period on shutdown', async () => {
+    const plane = await open();
+    const job = await plane.client.jobs.start({ agentId: 'e', prompt: 'hang then finish' });
+    const worker = start(plane, { shutdownGraceMs: 30_000 });
+    await until(async () => ((await plane.client.jobs.get({ agentId: 'e', jobId: job.id })).status === 'running' ? true : undefined), 'the job to run');
+    worker.stop();
+    expect(await worker.done).toMatchObject({ succeeded: 1, released: 0 });
+    expect(await plane.client.jobs.get({ agentId: 'e', jobId: job.id })).toMatchObject({ status: 'succeeded', finalAnswer: 'done: hang then finish' });
+  });
+});

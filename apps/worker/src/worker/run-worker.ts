@@ -1,0 +1,199 @@
+import { watchJobLease, type ClaimedJob, type ControlPlaneClient, type JobRecord } from '@core/control-plane';
+import type { AgentEvent, ModelGateway } from '@core/runtime';
+import { runTextTurn } from '../text-turn.js';
+import type { TextTurnContext } from '../turn-context.js';
+
+/** Something that happened in the worker, for logs and UIs. */
+export type WorkerEvent =
+  | { type: 'job.claimed'; job: ClaimedJob }
+  | { type: 'job.succeeded'; job: JobRecord; durationMs: number }
+  | { type: 'job.failed'; job: JobRecord; error: string; durationMs: number }
+  /** Cancelled by its owner while it ran: the turn was aborted. */
+  | { type: 'job.cancelled'; job: JobRecord; durationMs: number }
+  /** Handed back to the queue at shutdown, unfinished. */
+  | { type: 'job.released'; job: JobRecord }
+  /** Another worker holds it now (this worker's claim expired): the turn was aborted, nothing stored. */
+  | { type: 'job.lost'; job: ClaimedJob }
+  | { type: 'worker.error'; error: unknown };
+
+/** Options of `runWorker`. */
+export interface RunWorkerOptions {
+  /** The control plane: claims, heartbeats and results go through it; turns get it for their schedule and job tools. */
+  client: ControlPlaneClient;
+  /** This worker's name in the job records (e.g. `host-pid`). */
+  workerId: string;
+  /** Most turns running at once (default 1). */
+  concurrency?: number;
+  /** The model every turn talks to. */
+  gateway: ModelGateway;
+  /**
+   * The turn context of a job (home, skills, web profile, ...) for its agent. `runWorker` then sets
+   * `agent`, `signal`, `controlPlane` and `allowJobs` itself (a background job's turn never may start jobs).
+   */
+  turnContext: (job: ClaimedJob, signal: AbortSignal) => Promise<Omit<TextTurnContext, 'signal'>> | Omit<TextTurnContext, 'signal'>;
+  /** Aborting it stops the worker: no more claims, running turns get `shutdownGraceMs` to finish, the rest are handed back. */
+  signal: AbortSignal;
+  /** How long running turns may go on after `signal` aborts (default 30 000 ms; 0 hands them back at once). */
+  shutdownGraceMs?: number;
+  /** Aborting it ends the grace period early (a second Ctrl-C). */
+  forceSignal?: AbortSignal;
+  /** How long to wait between claims when the queue is empty (default 500 ms). */
+  pollIntervalMs?: number;
+  /** How often a running job heartbeats, which is also how soon a cancel reaches it (default 1000 ms). */
+  heartbeatIntervalMs?: number;
+  maxSteps?: number;
+  toolTimeoutMs?: number;
+  onEvent?: (event: WorkerEvent) => void;
+  /** Each turn's agent events, with the job they belong to. */
+  onTurnEvent?: (job: ClaimedJob, event: AgentEvent) => void;
+}
+
+/** What a worker did before it stopped. */
+export interface WorkerSummary {
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  released: number;
+  lost: number;
+}
+
+/**
+ * The long-running worker: claims scheduled turns and background jobs from the control plane's queue
+ * and runs each as a text turn (the per-turn assembly of `runTextTurn`), `concurrency` at a time. A
+ * running job heartbeats; when its owner cancels it (or another worker took it over after this one
+ * stalled) the turn is aborted. The final answer or the failure is stored. Resolves once `signal`
+ * aborted and every running turn finished or was handed back.
+ */
+export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummary> {
+  const concurrency = options.concurrency ?? 1;
+  const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const summary: WorkerSummary = { succeeded: 0, failed: 0, cancelled: 0, released: 0, lost: 0 };
+  const running = new Set<Promise<void>>();
+  const hardStop = new AbortController();
+  const emit = (event: WorkerEvent) => options.onEvent?.(event);
+
+  const runJob = async (job: ClaimedJob) => {
+    const started = Date.now();
+    const lease = watchJobLease({
+      work: options.client.work,
+      job,
+      intervalMs: options.heartbeatIntervalMs ?? 1000,
+      onError: (error) => emit({ type: 'worker.error', error }),
+    });
+    const turnSignal = AbortSignal.any([lease.signal, hardStop.signal]);
+    try {
+      let outcome;
+      try {
+        const base = await options.turnContext(job, turnSignal);
+        const context: TextTurnContext = { ...base, agent: job.agentId, signal: turnSignal, controlPlane: options.client, allowJobs: job.allowJobs };
+        const result = await runTextTurn({
+          context,
+          gateway: options.gateway,
+          input: job.prompt,
+          ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+          ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+          ...(options.onTurnEvent === undefined ? {} : { onEvent: (event: AgentEvent) => options.onTurnEvent!(job, event) }),
+        });
+        outcome = result.outcome;
+      } catch (error) {
+        outcome = { reason: 'error' as const, text: '', error: error instanceof Error ? error.message : String(error) };
+      }
+      lease.stop();
+      const durationMs = Date.now() - started;
+      const done = { jobId: job.id, leaseToken: job.leaseToken };
+      if (lease.reason() === 'lost') {
+        summary.lost += 1;
+        emit({ type: 'job.lost', job });
+      } else if (lease.reason() === 'cancelled') {
+        const stored = await options.client.work.complete({ ...done, finalAnswer: outcome.text });
+        summary.cancelled += 1;
+        emit({ type: 'job.cancelled', job: stored, durationMs });
+      } else if (hardStop.signal.aborted && outcome.reason === 'aborted') {
+        const stored = await options.client.work.release(done);
+        summary.released += 1;
+        emit({ type: 'job.released', job: stored });
+      } else if (outcome.reason === 'completed' || outcome.reason === 'terminated') {
+        const stored = await options.client.work.complete({ ...done, finalAnswer: outcome.text });
+        summary.succeeded += 1;
+        emit({ type: 'job.succeeded', job: stored, durationMs });
+      } else {
+        const error = outcome.error ?? describeEnd(outcome.reason);
+        const stored = await options.client.work.fail({ ...done, error });
+        summary.failed += 1;
+        emit({ type: 'job.failed', job: stored, error, durationMs });
+      }
+    } catch (error) {
+      // Storing the result failed (database unreachable): the claim expires and another worker retries the job.
+      emit({ type: 'worker.error', error });
+    } finally {
+      lease.stop();
+    }
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        options.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      options.signal.addEventListener('abort', done, { once: true });
+    });
+
+  const stopped = new Promise<void>((resolve) => {
+    if (options.signal.aborted) resolve();
+    else options.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  while (!options.signal.aborted) {
+    if (running.size >= concurrency) {
+      await Promise.race([...running, stopped]);
+      continue;
+    }
+    let job: ClaimedJob | null = null;
+    try {
+      job = await options.client.work.claim({ workerId: options.workerId });
+    } catch (error) {
+      emit({ type: 'worker.error', error });
+    }
+    if (job === null) {
+      await sleep(pollIntervalMs);
+      continue;
+    }
+    if (options.signal.aborted) {
+      // Stopped while claiming: hand it straight back.
+      await options.client.work.release({ jobId: job.id, leaseToken: job.leaseToken }).catch((error: unknown) => emit({ type: 'worker.error', error }));
+      break;
+    }
+    emit({ type: 'job.claimed', job });
+    const task: Promise<void> = runJob(job).finally(() => running.delete(task));
+    running.add(task);
+  }
+
+  // Shutdown: let running turns finish within the grace period, then abort and hand back the rest.
+  if (running.size > 0) {
+    const grace = options.shutdownGraceMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    const stopNow = () => hardStop.abort(new Error('The worker is shutting down.'));
+    if (grace <= 0) stopNow();
+    else timer = setTimeout(stopNow, grace);
+    options.forceSignal?.addEventListener('abort', stopNow, { once: true });
+    await Promise.all([...running]);
+    if (timer !== undefined) clearTimeout(timer);
+    options.forceSignal?.removeEventListener('abort', stopNow);
+  }
+  return summary;
+}
+
+function describeEnd(reason: string): string {
+  switch (reason) {
+    case 'max_steps':
+      return 'The turn used its whole step budget and the model still wanted tools.';
+    case 'incomplete':
+      return "The model's response was cut short and the turn could not go on.";
+    case 'aborted':
+      return 'The turn was aborted.';
+    default:
+      return 'The model endpoint failed.';
+  }
+}
