@@ -61,6 +61,8 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
     });
     if (extracted.parsed !== undefined) return { ok: true, value: extracted.parsed, repairs, truncated: false };
     source = extracted.text;
+    // The whole-text scan may have read this part as the inside of a string (a quote in the prose before it).
+    if (jsonNestingDepth(source, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) return tooDeep();
   }
 
   // Rung 3: close what was cut off or left unbalanced.

@@ -29,3 +29,10 @@ describe('repairJsonSyntax', () => {
     expect(repairJsonSyntax('foo [')).toMatchObject({ ok: false });
   });
 });
+
+describe('repairJsonSyntax: CSV-style doubled quotes', () => {
+  it('undoes doubled quotes only when the text starts like CSV-escaped JSON and nothing else worked', () => {
+    expect(repaired(`{""answer"":[{""traits"":''Female aged 60+'',""n"":""5""}]}`)).toEqual({ answer: [{ traits: 'Female aged 60+', n: '5' }] });
+    expect(repaired('{"a": "", "b": \'\'}')).toEqual({ a: '', b: '' });
+  });
+});

@@ -9,7 +9,8 @@ const NON_FINITE = ['-Infinity', '+Infinity', 'Infinity', 'NaN'] as const;
  * Repairs JSON-like text with `jsonrepair` (single quotes, unquoted keys and values, trailing or missing commas,
  * comments, Python `True` / `False` / `None`, escaped JSON, JSONP, ...), after a small pre-pass that works only
  * outside strings: `NaN` / `Infinity` become `null` (`jsonrepair` would make them strings) and literal `\n` /
- * `\r` / `\t` escapes between tokens become spaces; raw control characters inside strings are escaped.
+ * `\r` / `\t` escapes between tokens become spaces; raw control characters inside strings are escaped. When that fails
+ * and the text starts like CSV-escaped JSON (`{""key"":…`), the doubled quotes are undone and repair is tried again.
  * Returns the repaired JSON text (not yet parsed). Never throws.
  */
 export function repairJsonSyntax(text: string): RepairedJson {
@@ -17,9 +18,20 @@ export function repairJsonSyntax(text: string): RepairedJson {
   try {
     return { ok: true, text: jsonrepair(prepared.text), fixes: prepared.fixes };
   } catch (error) {
+    // CSV-style doubled quotes (`{""a"":""b""}`), only when nothing else could read the text.
+    if (DOUBLED_QUOTES.test(prepared.text)) {
+      try {
+        const undoubled = prepared.text.replaceAll('""', '"').replaceAll("''", "'");
+        return { ok: true, text: jsonrepair(undoubled), fixes: [...prepared.fixes, 'CSV-style doubled quotes undone'] };
+      } catch {
+        // Report the first error.
+      }
+    }
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
+
+const DOUBLED_QUOTES = /^\s*\{\s*""[^"]/;
 
 /** The pre-pass: a linear scan tracking `"…"` and `'…'` strings. Text inside strings keeps its characters. */
 function preparse(text: string): { text: string; fixes: string[] } {

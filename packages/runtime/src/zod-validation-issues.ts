@@ -25,12 +25,9 @@ export function zodValidationIssues(issues: readonly ZodIssue[]): ValidationIssu
         break;
       }
       default:
-        out.push({ path, message: lowerFirst(issue.message), showReceived: true });
+        out.push({ path, message: issue.message, showReceived: true });
     }
   }
   return out;
 }
 
-function lowerFirst(text: string): string {
-  return text.length > 0 ? (text[0] as string).toLowerCase() + text.slice(1) : text;
-}
