@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createControlPlane, createPGliteDriver, createPostgresDriver, type ControlPlane, type SqlDriver } from '@core/control-plane';
-import { createOpenAIResponsesGateway, defineWorkerTool, type AgentToolResult } from '@core/runtime';
+import { createOpenAIResponsesGateway, defineWorkerTool, type AgentToolResult, type AnyWorkerAgentTool } from '@core/runtime';
 import type { TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -45,7 +45,7 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
     return plane;
   }
 
-  function start(plane: ControlPlane, options: { concurrency?: number; shutdownGraceMs?: number; extraTools?: ReturnType<typeof defineWorkerTool>[] } = {}) {
+  function start(plane: ControlPlane, options: { concurrency?: number; shutdownGraceMs?: number; extraTools?: AnyWorkerAgentTool[] } = {}) {
     const stop = new AbortController();
     const events: WorkerEvent[] = [];
     const done = runWorker({
