@@ -40,7 +40,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  const width = () => Math.max(20, (output.columns ?? 100) - 1);
+  const width = () => Math.max(20, (output.columns !== undefined && output.columns > 0 ? output.columns : 100) - 1);
   const clip = (text: string) => (text.length > width() ? `${text.slice(0, width() - 1)}…` : text);
 
   function clearLive(): void {
