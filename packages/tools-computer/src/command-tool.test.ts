@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { callTool, isAlive, tempDir, textOf, toolNamed, waitFor } from './__fixtures__/temp-home.js';
+import { DEFAULT_COMPUTER_LIMITS } from './computer-limits.js';
 import { createComputerTools } from './create-computer-tools.js';
 
 let home: Awaited<ReturnType<typeof tempDir>>;
@@ -142,6 +143,8 @@ describe('command', () => {
     const tool = commandTool({ limits: { commandTimeoutMs: 1000, maxCommandTimeoutMs: 5000 } });
     expect(tool.schema.safeParse({ command: 'true', timeout_ms: 5000 }).success).toBe(true);
     expect(tool.schema.safeParse({ command: 'true', timeout_ms: 5001 }).success).toBe(false);
+    // The dispatch's own timeout leaves room for the longest command and its kill grace.
+    expect(tool.timeoutMs).toBeGreaterThan(5000 + DEFAULT_COMPUTER_LIMITS.killGraceMs);
   });
 
   test('a shell that cannot start is an error result, not a throw', async () => {

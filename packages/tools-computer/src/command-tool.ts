@@ -7,6 +7,9 @@ import { formatDuration, shortLabel } from './labels.js';
 import { runCommand } from './run-command.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
+/** How much longer than a command's longest run (timeout + kill grace) the dispatch may wait for it. */
+const DISPATCH_MARGIN_MS = 5_000;
+
 /** Details of a `command` call (for logs and UIs). */
 export interface CommandDetails {
   command: string;
@@ -53,6 +56,8 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
     schema,
     executionMode: 'sequential',
     isDestructive: true,
+    // The dispatch timeout must not cut a command short: the command's own timeout kills its group and reports.
+    timeoutMs: limits.maxCommandTimeoutMs + limits.killGraceMs + DISPATCH_MARGIN_MS,
     describeActivity: (params) => `Running \`${shortLabel(params.command)}\``,
     describeCompletedActivity: (params, result) => `Ran \`${shortLabel(params.command)}\` (${outcome(result.details)})`,
     execute: async (params, call): Promise<AgentToolResult<CommandDetails | ToolErrorDetails>> => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRuntime, type Runtime } from 'mcporter';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { everythingServer, isAlive, stdioServer, waitFor } from './__fixtures__/mcp-servers.js';
+import { everythingServer, isAlive, serverEverythingEntry, stdioServer, waitFor } from './__fixtures__/mcp-servers.js';
 import { createMcpTools } from './create-mcp-tools.js';
 import { createMcpToolSource, type McpToolSource } from './mcp-tool-source.js';
 
@@ -157,6 +157,21 @@ describe('deferral, names and servers that are down', () => {
     expect(tools.unavailable[0]?.reason).toMatch(/could not be loaded/);
     expect(logged).toHaveLength(1);
     await tools.close();
+  });
+
+  test('concurrent turns share one listing and one server process', async () => {
+    const log = path.join(dir, 'spawned.log');
+    const shared = createMcpToolSource({
+      servers: [stdioServer('everything', 'bash', ['-c', `echo $$ >> '${log}'; exec node '${serverEverythingEntry()}' stdio`], dir)],
+      logger: { warn() {} },
+    });
+    try {
+      const [first, second] = await Promise.all([shared.tools(), shared.tools()]);
+      expect(second.tools[0]).toBe(first.tools[0]);
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+    } finally {
+      await shared.close();
+    }
   });
 
   test('close stops the stdio server processes', async () => {

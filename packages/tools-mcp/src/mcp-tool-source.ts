@@ -100,6 +100,7 @@ export function createMcpToolSource(options: McpToolSourceOptions = {}): McpTool
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULTS.callTimeoutMs;
   const maxOutputChars = options.maxOutputChars ?? DEFAULTS.maxOutputChars;
   const listings = new Map<string, ServerListing>();
+  const inflight = new Map<string, Promise<ServerListing>>();
   let runtimePromise: Promise<Runtime> | undefined;
   let closed = false;
 
@@ -154,6 +155,8 @@ export function createMcpToolSource(options: McpToolSourceOptions = {}): McpTool
             isReadOnly: readOnly,
             isDestructive: !readOnly && annotations.destructiveHint !== false,
             executionMode: readOnly ? 'parallel' : 'sequential',
+            // Our own call timeout answers first, with a clear error output.
+            timeoutMs: callTimeoutMs + 5_000,
             describeActivity: () => `Calling ${server}.${info.name}`,
             describeCompletedActivity: (_params, result) => `Called ${server}.${info.name}${result.isError === true ? ' (error)' : ''}`,
             execute: (params, call) => callMcpTool(runtime, server, info.name, params, call.signal, { callTimeoutMs, maxOutputChars }),
@@ -186,10 +189,18 @@ export function createMcpToolSource(options: McpToolSourceOptions = {}): McpTool
           const stale = refresh === true || (Array.isArray(refresh) && refresh.includes(server));
           if (cached !== undefined && !stale) return cached;
           try {
-            const listing = await listServer(mcp, server);
-            listings.set(server, listing);
-            for (const problem of listing.skipped) logger.warn(`MCP server "${server}": ${problem.reason}`);
-            return listing;
+            // Concurrent turns share one listing of a server.
+            let pending = inflight.get(server);
+            if (pending === undefined) {
+              pending = listServer(mcp, server).then((listing) => {
+                listings.set(server, listing);
+                for (const problem of listing.skipped) logger.warn(`MCP server "${server}": ${problem.reason}`);
+                return listing;
+              });
+              inflight.set(server, pending);
+              void pending.finally(() => inflight.delete(server)).catch(() => undefined);
+            }
+            return await pending;
           } catch (error) {
             listings.delete(server);
             // Not awaited: a server hanging in its handshake is closed by mcporter when the handshake times out.

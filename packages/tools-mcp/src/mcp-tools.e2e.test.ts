@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createOpenAIResponsesGateway, runAgentLoop } from '@core/runtime';
+import { createOpenAIResponsesGateway, runAgentLoop, type AgentEvent } from '@core/runtime';
 import { createRequestValidator, functionCallOutputs, reply, startTestModelServer, type ScriptStep, type TestModelServer } from '@core/testkit';
 import { createRuntime, type Runtime } from 'mcporter';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -45,13 +45,16 @@ test('the request carries the server tools in a namespace with their schemas unc
     reply.functionCalls([
       { name: 'get-sum', namespace: 'everything', arguments: { a: 19, b: 23 }, callId: 'sum' },
       { name: 'get-sum', namespace: 'everything', arguments: { a: 'nineteen', b: 23 }, callId: 'bad' },
+      { name: 'get-resource-reference', namespace: 'everything', arguments: { resourceType: 'Text', resourceId: 0 }, callId: 'refused' },
     ]),
     reply.text('19 + 23 = 42'),
   ]);
+  const events: AgentEvent[] = [];
   const result = await runAgentLoop({
     gateway: createOpenAIResponsesGateway({ baseURL: server.baseURL, apiKey: 'test', model: 'test-model' }),
     tools,
     input: 'What is 19 + 23?',
+    onEvent: (event) => events.push(event),
   });
   expect(result.reason).toBe('completed');
   expect(server.requests.every((request) => request.body !== undefined)).toBe(true);
@@ -70,6 +73,11 @@ test('the request carries the server tools in a namespace with their schemas unc
   const bad = String(outputs.find((output) => output.call_id === 'bad')?.output);
   expect(bad).toMatch(/^Error: invalid arguments for tool "everything\.get-sum"/);
   expect(bad).toContain('$.a: expected number, received string "nineteen"');
+  // Valid for the schema, refused by the server (isError: true): an error output with the server's message.
+  expect(outputs.find((output) => output.call_id === 'refused')?.output).toBe('Invalid resourceId: 0. Must be a finite positive integer.');
+  const completed = events.filter((event) => event.type === 'activity.completed') as Array<AgentEvent & { callId: string; status: string; label: string }>;
+  expect(completed.find((event) => event.callId === 'refused')).toMatchObject({ status: 'error', label: 'Called everything.get-resource-reference (error)' });
+  expect(completed.find((event) => event.callId === 'sum')).toMatchObject({ status: 'success', label: 'Called everything.get-sum' });
 });
 
 test('over the threshold the tools are deferred; tool_search finds get-sum, which the model then calls', async () => {
