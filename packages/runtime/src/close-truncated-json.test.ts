@@ -65,6 +65,7 @@ describe('closeTruncatedJson', () => {
     expect(closeTruncatedJson('{"a": 1} trailing')).toMatchObject({ ok: false, position: 9 });
     expect(closeTruncatedJson('')).toMatchObject({ ok: false });
     expect(closeTruncatedJson(']')).toMatchObject({ ok: false });
+    expect(closeTruncatedJson('{"questions":["q":1]}')).toMatchObject({ ok: false, position: 17, refuse: true });
   });
 
   it('leaves an unterminated string that ends with all the closing brackets to syntax repair', () => {

@@ -14,6 +14,8 @@ export type ClosedJson =
       position: number;
       /** What was expected there, for the model. */
       message: string;
+      /** The text has a structural mistake no later rung should guess at (a key inside an array). */
+      refuse?: boolean;
     };
 
 type Frame =
@@ -220,6 +222,10 @@ export function closeTruncatedJson(text: string): ClosedJson {
         if (c === '}' || c === ']') {
           close(c);
           continue;
+        }
+        if (c === ':' && (top as Frame).kind === 'array') {
+          // `["q": 1]`: a key inside an array. Guessing the intended structure is risky: refuse, do not repair.
+          return { ok: false, position: i, message: 'found ":" inside an array (a key where a value was expected)', refuse: true };
         }
         return fail(`expected "," or "${(top as Frame).kind === 'object' ? '}' : ']'}", found ${describeChar(c)}`);
 

@@ -77,7 +77,7 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
   }
 
   // Rung 4: syntax repair (bounded: jsonrepair is quadratic on some input).
-  const repairable = source.length <= MAX_SYNTAX_REPAIR_CHARS;
+  const repairable = source.length <= MAX_SYNTAX_REPAIR_CHARS && closed.refuse !== true;
   const repaired = repairable ? repairJsonSyntax(source) : undefined;
   if (repaired?.ok === true && jsonNestingDepth(repaired.text, MAX_ARGUMENT_DEPTH) <= MAX_ARGUMENT_DEPTH) {
     try {
@@ -94,7 +94,7 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
   }
   const offset = source === text ? 0 : Math.max(0, text.indexOf(source));
   const position = offset + closed.position;
-  const limit = repairable ? '' : ` (syntax repair is only tried on arguments up to ${MAX_SYNTAX_REPAIR_CHARS / 1024} KiB)`;
+  const limit = repairable || closed.refuse === true ? '' : ` (syntax repair is only tried on arguments up to ${MAX_SYNTAX_REPAIR_CHARS / 1024} KiB)`;
   return { ok: false, problem: `not valid JSON: ${closed.message} at ${where(text, position)}${limit}.` };
 }
 
