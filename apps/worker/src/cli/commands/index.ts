@@ -6,10 +6,21 @@ function lazyCommand(name: string, summary: string, load: () => Promise<CliComma
 }
 
 /**
- * The `ankole` commands, in the order `ankole --help` lists them. A new command is one file in this
- * folder exporting a `CliCommand`, added here.
+ * The `ankole` commands, in the order `ankole --help` lists them. A new command is one file exporting a
+ * `CliCommand` (here, or under `worker/commands/` for the control-plane commands), added to this table.
  */
 export const COMMANDS: readonly CliCommand[] = [
   lazyCommand('run', 'run one text turn (the offline demo model when OPENAI_API_KEY is not set)', async () => (await import('./run-command.js')).runCommand),
   lazyCommand('tools', 'show the tool set a turn would get (--schemas: the Responses tools payload and its size)', async () => (await import('./tools-command.js')).toolsCommand),
+  lazyCommand(
+    'worker',
+    'run scheduled turns and background jobs from the queue until stopped (SIGTERM / Ctrl-C)',
+    async () => (await import('../../worker/commands/worker-command.js')).workerCommand,
+  ),
+  lazyCommand('jobs', 'list, show, cancel or start background jobs', async () => (await import('../../worker/commands/jobs-command.js')).jobsCommand),
+  lazyCommand(
+    'schedules',
+    'list, cancel or create schedules that start turns later',
+    async () => (await import('../../worker/commands/schedules-command.js')).schedulesCommand,
+  ),
 ];
