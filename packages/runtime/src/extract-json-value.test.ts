@@ -35,5 +35,6 @@ describe('extractJsonValue', () => {
     expect(extractJsonValue('  {a: 1}  ')).toEqual({ kind: 'none' });
     expect(extractJsonValue('{"key1": "value1"}, "key2": "value2"}')).toEqual({ kind: 'none' });
     expect(extractJsonValue('no object here [1, 2]')).toEqual({ kind: 'none' });
+    expect(extractJsonValue('[{"path": "a"}] and more')).toEqual({ kind: 'none' });
   });
 });

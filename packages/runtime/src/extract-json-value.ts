@@ -22,8 +22,8 @@ const MAX_SPANS = 64;
  * (```json … ```), then in the whole text. A candidate is a top-level `{…}` span (brackets counted, strings
  * skipped); complete spans are parsed with `JSON.parse`. Exactly one non-empty object is taken (empty `{}` next
  * to it are ignored); two or more → `several`. When no span parses, a single span (complete or cut off) is
- * returned as text for the closing and repair rungs. A span followed by `,` and more text is not taken: that
- * looks like a stray bracket, not prose. Linear in the length of `text`; never throws.
+ * returned as text for the closing and repair rungs. A span followed by `,` and more text, or right after `[`,
+ * is not taken: that looks like a stray bracket or an array, not prose. Linear in the length of `text`; never throws.
  */
 export function extractJsonValue(text: string): ExtractedJson {
   const trimmed = text.trim();
@@ -41,7 +41,7 @@ function pickFromRegions(regions: string[], from: 'fence' | 'prose', whole: stri
   for (const region of regions) {
     for (const span of findObjectSpans(region)) {
       const source = region.slice(span.start, span.end);
-      if (from === 'prose' && span.complete && looksContinued(region, span.end)) return { kind: 'none' };
+      if (from === 'prose' && ((span.complete && looksContinued(region, span.end)) || insideArray(region, span.start))) return { kind: 'none' };
       const value = span.complete ? parseObject(source) : undefined;
       if (value === undefined) unparsed.push(source);
       else parsedObjects.push({ text: source, value });
@@ -96,6 +96,13 @@ function findObjectSpans(text: string): Span[] {
 function looksContinued(text: string, end: number): boolean {
   const rest = text.slice(end).trimStart();
   return rest.startsWith(',') && rest.slice(1).trim() !== '';
+}
+
+/** The span is an element of an array (`[{…}] junk`): taking it out would guess at a different root. */
+function insideArray(text: string, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && /\s/.test(text[i] as string)) i--;
+  return text[i] === '[';
 }
 
 function parseObject(source: string): Record<string, unknown> | undefined {
