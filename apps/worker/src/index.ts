@@ -10,3 +10,8 @@ export { EXIT_CODES } from './cli/exit-codes.js';
 export { defaultAgentHome } from './cli/agent-home.js';
 export { demoScenario, DEMO_FOLDER } from './demo/demo-scenario.js';
 export { DEMO_PROMPT } from './demo/demo-prompt.js';
+// control plane (issue 6): the long-running worker
+export { runWorker } from './worker/run-worker.js';
+export type { RunWorkerOptions, WorkerEvent, WorkerSummary } from './worker/run-worker.js';
+export { openControlPlane } from './worker/open-control-plane.js';
+export type { OpenControlPlaneOptions, OpenedControlPlane } from './worker/open-control-plane.js';

@@ -1,0 +1,188 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createControlPlane, createPostgresDriver, type ControlPlane, type JobRecord } from '@core/control-plane';
+import { lastUserText, type TestModelServer } from '@core/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
+import { startWorkerModel } from './__fixtures__/worker-model.js';
+
+// `ankole worker`, `ankole jobs` and `ankole schedules` as real processes on one PostgreSQL database
+// (the embedded database is one process only, so sharing work needs a server).
+const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+describe('ankole worker on PostgreSQL', () => {
+  let model: TestModelServer;
+  let dataHome: string;
+  let schema: string;
+  let plane: ControlPlane;
+  const processes: CliProcess[] = [];
+
+  beforeAll(async () => {
+    model = await startWorkerModel({ hangMs: 60_000 });
+    dataHome = await mkdtemp(path.join(tmpdir(), 'ankole-worker-cli-'));
+  });
+  afterAll(async () => {
+    await model.close();
+    await rm(dataHome, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    for (const cli of processes.splice(0)) {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
+      await cli.exited;
+    }
+    await plane.close();
+    const driver = createPostgresDriver({ connectionString: DATABASE_URL });
+    await driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`);
+    await driver.close();
+  });
+
+  function env(): Record<string, string> {
+    return {
+      DATABASE_URL,
+      ANKOLE_DB_SCHEMA: schema,
+      OPENAI_API_KEY: 'test',
+      OPENAI_BASE_URL: model.baseURL,
+      XDG_DATA_HOME: dataHome,
+      HOME: dataHome,
+      ANKOLE_LEASE_SECONDS: '2',
+      ANKOLE_MAINTENANCE_INTERVAL_SECONDS: '1',
+      ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS: '1',
+    };
+  }
+
+  /** A fresh schema for the test, and a control plane of the test's own on it (to queue work and read results). */
+  async function openPlane(): Promise<void> {
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    plane = await createControlPlane({ databaseUrl: DATABASE_URL, schema, background: false, leaseSeconds: 2, maxUnfinishedJobsPerAgent: 100 });
+  }
+
+  function worker(name: string, ...args: string[]): CliProcess {
+    const cli = spawnCli(['worker', '--worker-id', name, '--poll-interval-ms', '100', ...args], env());
+    processes.push(cli);
+    return cli;
+  }
+
+  async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await check();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** How many `sleep 987` processes (the fixture model's long shell command) are running. */
+  const sleepers = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.trim() === 'sleep 987').length;
+
+  const job = (id: string, agentId = 'default') => plane.client.jobs.get({ agentId, jobId: id });
+
+  it('two worker processes run 50 jobs, each exactly once, and stop cleanly on SIGTERM', async () => {
+    await openPlane();
+    const jobs: JobRecord[] = [];
+    for (let index = 0; index < 50; index += 1) jobs.push(await plane.client.jobs.start({ agentId: `agent-${index % 5}`, prompt: `job-${index}` }));
+    const before = model.requests.length;
+    const workers = [worker('worker-a', '--concurrency', '3'), worker('worker-b', '--concurrency', '3')];
+    await Promise.all(workers.map((cli) => cli.waitForOutput('started')));
+
+    const finished = await until(async () => {
+      const all = (await Promise.all(jobs.map((entry) => job(entry.id, entry.agentId)))).filter((entry) => entry.status === 'succeeded');
+      return all.length === jobs.length ? all : undefined;
+    }, 'all 50 jobs', 90_000);
+
+    expect(finished.map((entry) => entry.finalAnswer).sort()).toEqual(jobs.map((entry) => `done: ${entry.prompt}`).sort());
+    expect(finished.every((entry) => entry.attempts === 1)).toBe(true);
+    // Each job's turn reached the model exactly once.
+    const prompts = model.requests.slice(before).map((request) => lastUserText(request));
+    expect(prompts.sort()).toEqual(jobs.map((entry) => entry.prompt).sort());
+    const byWorker = new Map<string, number>();
+    for (const entry of finished) byWorker.set(entry.workerId!, (byWorker.get(entry.workerId!) ?? 0) + 1);
+    console.log(`jobs per worker: ${JSON.stringify(Object.fromEntries(byWorker))}`);
+
+    for (const cli of workers) cli.child.kill('SIGTERM');
+    const exits = await Promise.all(workers.map((cli) => cli.exited));
+    expect(exits.map((exit) => exit.code)).toEqual([0, 0]);
+    expect(workers.map((cli) => /stopped: (\d+) succeeded/.exec(cli.stdout())?.[1]).map(Number).reduce((sum, count) => sum + count, 0)).toBe(50);
+  }, 120_000);
+
+  it('a worker killed with SIGKILL mid-job loses it to another worker after the lease expires', async () => {
+    await openPlane();
+    const hung = await plane.client.jobs.start({ agentId: 'default', prompt: 'hang until killed' });
+    const first = worker('worker-killed', '--concurrency', '1');
+    await until(async () => ((await job(hung.id)).status === 'running' ? true : undefined), 'the first worker to claim');
+    await until(async () => (model.requests.some((request) => lastUserText(request) === 'hang until killed') ? true : undefined), 'the turn to reach the model');
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = worker('worker-survivor', '--concurrency', '1');
+    const done = await until(async () => {
+      const stored = await job(hung.id);
+      return stored.status === 'succeeded' ? stored : undefined;
+    }, 'the second worker to finish the job');
+    expect(done).toMatchObject({ workerId: 'worker-survivor', attempts: 2, finalAnswer: 'done: hang until killed' });
+    await second.waitForOutput(`✓ job ${hung.id}`);
+  }, 60_000);
+
+  it('`ankole jobs cancel` stops a running turn (its shell command is killed) and the worker reports it', async () => {
+    await openPlane();
+    const running = await plane.client.jobs.start({ agentId: 'default', prompt: 'wait:command', title: 'Long command' });
+    const cli = worker('worker-c', '--concurrency', '1');
+    await until(async () => ((await job(running.id)).status === 'running' ? true : undefined), 'the job to run');
+    await until(async () => (model.requests.some((request) => lastUserText(request) === 'wait:command') ? true : undefined), 'the command call');
+    await until(async () => (sleepers() > 0 ? true : undefined), 'the shell command to start');
+    const cancel = await runCliProcess(['jobs', 'cancel', running.id], env());
+    expect(cancel).toMatchObject({ code: 0 });
+    expect(cancel.stdout).toContain(`Job ${running.id} is cancelled.`);
+    await cli.waitForOutput(`■ job ${running.id}`, 20_000);
+    expect(await job(running.id)).toMatchObject({ status: 'cancelled', finalAnswer: null });
+    await until(async () => (sleepers() === 0 ? true : undefined), 'the shell command to be killed', 10_000);
+    // The aborted turn never went back to the model with the command's output.
+    expect(model.requests.filter((request) => lastUserText(request) === 'wait:command')).toHaveLength(1);
+
+    const listed = await runCliProcess(['jobs', 'list', '--json'], env());
+    expect(JSON.parse(listed.stdout).map((entry: JobRecord) => [entry.id, entry.status])).toEqual([[running.id, 'cancelled']]);
+  }, 60_000);
+
+  it('a schedule created with `ankole schedules create` fires and its turn runs on a worker', async () => {
+    await openPlane();
+    const created = await runCliProcess(['schedules', 'create', '--cron', '*/2 * * * * *', '--title', 'Tick', '--json', 'scheduled hello'], env());
+    expect(created.code).toBe(0);
+    const schedule = JSON.parse(created.stdout) as { id: string; description: string };
+    expect(schedule.description).toBe('Every 2 seconds (UTC)');
+    worker('worker-s', '--concurrency', '1');
+    const ran = await until(async () => {
+      const jobs = await plane.client.jobs.list({ agentId: 'default', status: ['succeeded'] });
+      return jobs.length > 0 ? jobs[0] : undefined;
+    }, 'the scheduled turn');
+    expect(ran).toMatchObject({ kind: 'scheduled', scheduleId: schedule.id, finalAnswer: 'done: scheduled hello' });
+
+    const cancelled = await runCliProcess(['schedules', 'cancel', schedule.id], env());
+    expect(cancelled.stdout).toContain(`Schedule ${schedule.id} is cancelled.`);
+    const listed = await runCliProcess(['schedules', 'list'], env());
+    expect(listed.stdout).toBe('No active schedules for agent default.\n');
+  }, 60_000);
+
+  it('SIGTERM with no grace hands a running job back to the queue and exits 0', async () => {
+    await openPlane();
+    const hung = await plane.client.jobs.start({ agentId: 'default', prompt: 'hang until handed back' });
+    const cli = worker('worker-t', '--concurrency', '1', '--shutdown-grace-seconds', '0');
+    await until(async () => ((await job(hung.id)).status === 'running' ? true : undefined), 'the job to run');
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stdout()).toContain(`↩ job ${hung.id}`);
+    expect(await job(hung.id)).toMatchObject({ status: 'queued', workerId: null });
+  }, 60_000);
+
+  it('`ankole worker` refuses to start without a model', async () => {
+    await openPlane();
+    const { OPENAI_API_KEY: _key, ...withoutKey } = env();
+    const result = await runCliProcess(['worker'], withoutKey);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({
+      code: 2,
+      stderr: 'ankole: ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).\n',
+    });
+  });
+});
