@@ -157,6 +157,18 @@ describe.each(['postgres', 'pglite'] as const)('createControlPlane on %s', (kind
       });
     }, 30_000);
 
+    it('marks a job failed once its worker vanished and every attempt was used', async () => {
+      const { client } = await open({ leaseSeconds: 1, maxAttempts: 1, maintenanceIntervalSeconds: 1, background: true, timerIntervalMs: 200 });
+      const job = await client.jobs.start({ agentId: 'a', prompt: 'p' });
+      expect(await client.work.claim({ workerId: 'vanishing' })).toMatchObject({ id: job.id });
+      const failed = await waitFor(async () => {
+        const stored = await client.jobs.get({ agentId: 'a', jobId: job.id });
+        return stored.status === 'failed' ? stored : undefined;
+      }, 25_000, 'the abandoned job to fail');
+      expect(failed.error).toBe('The worker running this job stopped responding and every attempt (1) was used.');
+      expect(await client.work.claim({ workerId: 'w2' })).toBeNull();
+    }, 40_000);
+
     it('limits unfinished jobs per agent', async () => {
       const { client } = await open({ maxUnfinishedJobsPerAgent: 2 });
       await client.jobs.start({ agentId: 'a', prompt: '1' });
