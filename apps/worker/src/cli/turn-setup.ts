@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { webProfileFromEnv } from '@core/tools-web';
+import { CONTROL_PLANE_OPTIONS, openFromOptions } from '../worker/commands/control-plane-options.js';
 import type { TextTurnContext } from '../turn-context.js';
 import { resolveAgentHome } from './agent-home.js';
 import { CliError } from './cli-error.js';
@@ -15,6 +16,7 @@ export const TURN_OPTIONS = {
   'web-search': { type: 'string' },
   'web-fetch': { type: 'boolean' },
   'web-allow-host': { type: 'string', multiple: true },
+  ...CONTROL_PLANE_OPTIONS,
 } as const satisfies OptionTable;
 
 /** The help text of `TURN_OPTIONS`. */
@@ -27,13 +29,27 @@ export const TURN_OPTIONS_HELP = [
   '  --web-fetch        bind web_fetch (default: WEB_FETCH, else on when a search provider is bound)',
   '  --web-allow-host H let web_fetch reach host H even if it is private (repeatable)',
   '                     No web profile bound: no web tools.',
+  '  --database-url URL bind the control plane on this PostgreSQL server (default: DATABASE_URL): the turn',
+  '                     gets the schedule and background job tools',
+  '  --data-dir DIR     bind the embedded control plane in DIR (default: ANKOLE_DATA_DIR) instead; not while',
+  '                     an `ankole worker` uses the same folder. Neither given: no schedule or job tools.',
 ];
 
+/** A turn's context, and what to release once the turn is over. */
+export interface TurnSetup {
+  context: TextTurnContext & { agent: string };
+  /** Where schedules and jobs are kept, when a control plane is bound. */
+  controlPlaneWhere?: string;
+  /** Closes what the setup opened (the control plane). */
+  close(): Promise<void>;
+}
+
 /**
- * The turn context the command line describes.
- * @throws CliError when the home or the skills folder does not exist, or the agent name is invalid.
+ * The turn context the command line describes; opens the control plane when one is configured.
+ * @throws CliError when the home or the skills folder does not exist, or the agent name is invalid;
+ * WebConfigError for a bad web configuration; ControlPlaneFailure when the database cannot be opened.
  */
-export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: CliIO, signal: AbortSignal): Promise<TextTurnContext & { agent: string }> {
+export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: CliIO, signal: AbortSignal): Promise<TurnSetup> {
   const agent = stringValue(values, 'agent') ?? 'default';
   const homeOption = stringValue(values, 'home');
   const home = await resolveAgentHome({ agent, cwd: io.cwd, env: io.env, ...(homeOption === undefined ? {} : { home: homeOption }) });
@@ -49,7 +65,19 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
   }
   const webProfile = webProfileFromEnv(webEnvironment(values, io.env));
   if (webProfile !== undefined) context.webProfile = webProfile;
-  return context;
+  if (!wantsControlPlane(values, io.env)) return { context, close: async () => undefined };
+  const { controlPlane, where } = await openFromOptions(values, io, false);
+  context.controlPlane = controlPlane.client;
+  context.allowJobs = true;
+  return { context, controlPlaneWhere: where, close: () => controlPlane.close() };
+}
+
+/** A CLI turn binds a control plane only when one is named: opening the embedded one by default would lock it. */
+function wantsControlPlane(values: ParsedCommandLine['values'], env: CliIO['env']): boolean {
+  const named = (value: string | undefined) => value !== undefined && value.trim() !== '';
+  return (
+    named(stringValue(values, 'database-url')) || named(stringValue(values, 'data-dir')) || named(env.DATABASE_URL) || named(env.ANKOLE_DATA_DIR)
+  );
 }
 
 /** The environment with the `--web-*` flags applied over the `WEB_*` variables. */

@@ -106,7 +106,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
   return {
     start(header) {
       if (live) output.write('\u001b[?25l');
-      print([style.bold(header.notice), style.dim(`Agent ${header.agent} · home ${header.home} · ${plural(header.tools, 'tool')}`), '']);
+      print([style.bold(header.notice), style.dim(`Agent ${header.agent} · home ${header.home} · ${plural(header.tools, 'tool')}${header.controlPlane === undefined ? '' : ` · schedules and jobs in ${header.controlPlane}`}`), '']);
     },
     warning(message) {
       print([`! ${message}`]);

@@ -10,6 +10,8 @@ export interface TurnHeader {
   agent: string;
   /** How many tools the turn has. */
   tools: number;
+  /** Where schedules and jobs are kept, when a control plane is bound. */
+  controlPlane?: string;
 }
 
 /** How a turn ended, for the closing summary. */

@@ -138,6 +138,42 @@ describe('ankole run with a real model configuration', () => {
   });
 });
 
+describe('ankole run with a control plane bound (--data-dir, the embedded database)', () => {
+  it('gets the schedule and job tools; a schedule the model creates is listed by `ankole schedules`', async () => {
+    const dataDir = path.join(scratch, 'db');
+    server = await startTestModelServer({
+      script: [
+        reply.functionCalls([
+          { name: 'schedule_create', arguments: { prompt: 'Summarise the inbox', title: 'Morning summary', cron: '0 9 * * *', timeZone: 'UTC' } },
+        ]),
+        reply.text('Scheduled.'),
+      ],
+    });
+    const run = await runCliProcess(['run', '--home', home, '--data-dir', dataDir, 'Every morning at 9, summarise my inbox'], {
+      ...env,
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: server.baseURL,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(lines(run.stdout)[1]).toMatch(/· 14 tools · schedules and jobs in the embedded database in /);
+    expect(run.stdout).toMatch(/✓ .*Morning summary|✓ .*schedule/i);
+    const toolNames = server.requests[0]?.body.tools.map((tool: { name: string }) => tool.name);
+    expect(toolNames.slice(7)).toEqual([
+      'schedule_create',
+      'schedule_list',
+      'schedule_cancel',
+      'start_background_job',
+      'get_background_job',
+      'list_background_jobs',
+      'cancel_background_job',
+    ]);
+    const listed = await runCliProcess(['schedules', '--data-dir', dataDir, '--json'], env);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ prompt: 'Summarise the inbox', agentId: 'default' }]);
+  }, 60_000);
+});
+
 describe('the step limit', () => {
   it('stops at --max-steps, says so in one sentence and exits with 1', async () => {
     server = await startTestModelServer({

@@ -9,7 +9,7 @@ import type { CliIO } from '../cli-io.js';
 import { describeModelFailure } from '../describe-model-failure.js';
 import { openModel } from '../model-setup.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
-import { resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP } from '../turn-setup.js';
+import { resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP, type TurnSetup } from '../turn-setup.js';
 
 const OPTIONS = {
   ...TURN_OPTIONS,
@@ -51,9 +51,15 @@ export const runCommand: CliCommand = {
     }
     const maxSteps = positiveInteger(values, 'max-steps', 'run');
     const controller = new AbortController();
-    const context = await resolveTurnSetup(values, io, controller.signal);
+    const setup = await resolveTurnSetup(values, io, controller.signal);
+    const { context } = setup;
     const modelName = stringValue(values, 'model');
-    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true });
+    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true }).catch(
+      async (error: unknown) => {
+        await setup.close();
+        throw error;
+      },
+    );
     try {
       let prompt = positionals.join(' ').trim();
       if (prompt === '') {
@@ -65,9 +71,10 @@ export const runCommand: CliCommand = {
         live: io.stdout.isTTY === true,
         color: io.env.NO_COLOR === undefined || io.env.NO_COLOR === '',
       });
-      return await runRendered({ io, controller, renderer, prompt, model, context, maxSteps });
+      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps });
     } finally {
       await model.close();
+      await setup.close();
     }
   },
 };
@@ -78,12 +85,13 @@ interface RunRenderedOptions {
   renderer: TurnRenderer;
   prompt: string;
   model: Awaited<ReturnType<typeof openModel>>;
-  context: Awaited<ReturnType<typeof resolveTurnSetup>>;
+  setup: TurnSetup;
   maxSteps: number | undefined;
 }
 
 async function runRendered(options: RunRenderedOptions): Promise<number> {
-  const { io, controller, renderer, model, context } = options;
+  const { io, controller, renderer, model, setup } = options;
+  const { context } = setup;
   let interrupted = false;
   const removeInterrupt = io.onInterrupt(() => {
     if (interrupted) io.exit(EXIT_CODES.interrupted);
@@ -106,6 +114,7 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
           home: context.home,
           agent: context.agent,
           tools: assembly.tools.length,
+          ...(setup.controlPlaneWhere === undefined ? {} : { controlPlane: setup.controlPlaneWhere }),
         });
         for (const warning of assembly.warnings) renderer.warning(warning);
       },

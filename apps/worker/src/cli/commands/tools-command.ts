@@ -3,8 +3,9 @@ import { buildTurnTools } from '../../text-turn.js';
 import { formatCount } from '../../render/format.js';
 import type { CliCommand } from '../cli-command.js';
 import { EXIT_CODES } from '../cli-error.js';
-import { parseCommandLine } from '../parse-command-line.js';
-import { resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP } from '../turn-setup.js';
+import type { CliIO } from '../cli-io.js';
+import { parseCommandLine, type ParsedCommandLine } from '../parse-command-line.js';
+import { resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP, type TurnSetup } from '../turn-setup.js';
 
 const OPTIONS = {
   ...TURN_OPTIONS,
@@ -70,25 +71,33 @@ export const toolsCommand: CliCommand = {
       io.stdout.write(HELP);
       return EXIT_CODES.ok;
     }
-    const context = await resolveTurnSetup(values, io, new AbortController().signal);
-    const assembly = await buildTurnTools(context);
-    for (const warning of assembly.warnings) io.stderr.write(`ankole: ${warning}\n`);
-    if (values.schemas === true) {
-      const payload = collectToolSchemas(assembly.tools);
-      const bytes = Buffer.byteLength(JSON.stringify(payload));
-      if (values.json === true) io.stdout.write(`${JSON.stringify({ bytes, tools: payload })}\n`);
-      else {
-        io.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);
-        io.stderr.write(`Responses tools payload: ${formatCount(bytes)} bytes as sent (compact JSON), ${payload.length} entries.\n`);
-      }
-      return EXIT_CODES.ok;
+    const setup = await resolveTurnSetup(values, io, new AbortController().signal);
+    try {
+      return await show(values, io, setup.context);
+    } finally {
+      await setup.close();
     }
-    const rows = assembly.tools.map(row);
-    if (values.json === true) {
-      io.stdout.write(`${JSON.stringify({ tools: rows, instructions: assembly.instructions })}\n`);
-      return EXIT_CODES.ok;
-    }
-    io.stdout.write(`${table(rows)}\n\n${rows.length} tools for agent ${context.agent} (home ${context.home}); instructions: ${formatCount(assembly.instructions.length)} characters.\n`);
-    return EXIT_CODES.ok;
   },
 };
+
+async function show(values: ParsedCommandLine['values'], io: CliIO, context: TurnSetup['context']): Promise<number> {
+  const assembly = await buildTurnTools(context);
+  for (const warning of assembly.warnings) io.stderr.write(`ankole: ${warning}\n`);
+  if (values.schemas === true) {
+    const payload = collectToolSchemas(assembly.tools);
+    const bytes = Buffer.byteLength(JSON.stringify(payload));
+    if (values.json === true) io.stdout.write(`${JSON.stringify({ bytes, tools: payload })}\n`);
+    else {
+      io.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);
+      io.stderr.write(`Responses tools payload: ${formatCount(bytes)} bytes as sent (compact JSON), ${payload.length} entries.\n`);
+    }
+    return EXIT_CODES.ok;
+  }
+  const rows = assembly.tools.map(row);
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify({ tools: rows, instructions: assembly.instructions })}\n`);
+    return EXIT_CODES.ok;
+  }
+  io.stdout.write(`${table(rows)}\n\n${rows.length} tools for agent ${context.agent} (home ${context.home}); instructions: ${formatCount(assembly.instructions.length)} characters.\n`);
+  return EXIT_CODES.ok;
+}
