@@ -51,6 +51,9 @@ try {
   row('read_file notes.md (2 000 lines)', await measure(() => call('read_file', { path: 'notes.md' })), 20);
   row('write_file 10 KB', await measure(() => call('write_file', { path: 'out/bench.txt', content: 'x'.repeat(10_000) })), 20);
   row('search_files /line 1\\d\\d of/ over notes.md', await measure(() => call('search_files', { regex: 'line 1\\d\\d of' })), 50);
+  mkdirSync(path.join(home, 'many'));
+  for (let index = 0; index < 500; index += 1) writeFileSync(path.join(home, 'many', `file-${index}.ts`), `export const value${index} = ${index};\n// TODO item ${index}\n`);
+  row('search_files /TODO item 4\\d\\d/ over 500 small files', await measure(() => call('search_files', { regex: 'TODO item 4\\d\\d', path: 'many' })), 200);
 
   // mcporter through the command tool: the CLI starts, spawns server-everything over stdio, calls echo.
   const entry = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');

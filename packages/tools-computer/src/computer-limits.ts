@@ -24,6 +24,8 @@ export interface ComputerLimits {
   maxSearchResults: number;
   /** Files larger than this are skipped by `search_files`, in bytes (default 2 MiB). */
   maxSearchFileBytes: number;
+  /** Time one `search_files` call may spend matching, in ms; a pathological regex is stopped (default 10 000). */
+  searchTimeoutMs: number;
   /** Largest content `write_file` writes, in bytes (default 10 MiB). */
   maxWriteBytes: number;
 }
@@ -42,5 +44,6 @@ export const DEFAULT_COMPUTER_LIMITS: Readonly<ComputerLimits> = Object.freeze({
   maxListResults: 1_000,
   maxSearchResults: 200,
   maxSearchFileBytes: 2 * 1024 * 1024,
+  searchTimeoutMs: 10_000,
   maxWriteBytes: 10 * 1024 * 1024,
 });

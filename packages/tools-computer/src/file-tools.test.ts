@@ -171,4 +171,13 @@ describe('list_files and search_files', () => {
     expect(textOf(capped).split('\n')).toHaveLength(6);
     expect(textOf(capped)).toContain('[Stopped at 5 matches.');
   });
+
+  test('a regex that backtracks catastrophically is stopped, not left to block the worker', async () => {
+    await writeFile(at('evil.txt'), `${'a'.repeat(40)}!\n`);
+    const search = toolNamed(createComputerTools({ home: home.path, limits: { searchTimeoutMs: 200 } }), 'search_files');
+    const result = await callTool(search, { regex: '^(a+)+$', glob: 'evil.txt' });
+    expect(result.isError).toBe(true);
+    expect(result.details.error.code).toBe('regex_too_slow');
+    expect(textOf(result)).toContain('took longer than 200 ms');
+  });
 });

@@ -3,9 +3,9 @@ import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@c
 import { z } from 'zod';
 import type { ComputerToolContext } from './computer-context.js';
 import { openInHome } from './confine-path.js';
-import { ComputerToolError } from './errors.js';
 import { decodeText } from './file-kind.js';
 import { fsErrorToToolError } from './fs-error-message.js';
+import { createLineMatcher } from './line-matcher.js';
 import { globInHome, IGNORED_FOLDERS } from './glob-in-home.js';
 import { displayPath } from './home-folder.js';
 import { plural, shortLabel } from './labels.js';
@@ -25,6 +25,11 @@ export type SearchFilesDetails =
   | ToolErrorDetails;
 
 const SEARCH_LINE_LENGTH = 300;
+/** Files matched per sandboxed call (each call pays for a timeout watchdog). */
+const SEARCH_BATCH_FILES = 128;
+const SEARCH_BATCH_CHARS = 4 * 1024 * 1024;
+/** Files read at once. */
+const SEARCH_READ_CONCURRENCY = 16;
 
 /**
  * The `search_files` tool: a regular expression over the text files under a folder of the home,
@@ -53,12 +58,7 @@ export function createSearchFilesTool(context: ComputerToolContext): WorkerAgent
     },
     execute: async (params, call): Promise<AgentToolResult<SearchFilesDetails>> => {
       try {
-        let regex: RegExp;
-        try {
-          regex = new RegExp(params.regex, params.case_insensitive === true ? 'i' : '');
-        } catch (error) {
-          throw new ComputerToolError('regex_invalid', `The regular expression is not valid: ${(error as Error).message}`);
-        }
+        const matcher = createLineMatcher(params.regex, params.case_insensitive === true ? 'i' : '', limits.searchTimeoutMs);
         const { entries } = await globInHome(context, {
           folder: params.path,
           pattern: params.glob ?? '**/*',
@@ -71,30 +71,53 @@ export function createSearchFilesTool(context: ComputerToolContext): WorkerAgent
         let filesWithMatches = 0;
         let skipped = 0;
         let capped = false;
-        for (const file of entries) {
-          if (capped || call.signal.aborted) break;
-          const text = await readSearchable(context, file);
-          if (text === undefined) {
-            skipped += 1;
-            continue;
-          }
-          filesSearched += 1;
-          const shown = displayPath(home, file);
-          let found = false;
-          const fileLines = text.split('\n');
-          for (let index = 0; index < fileLines.length; index += 1) {
-            const line = fileLines[index] ?? '';
-            if (!regex.test(line)) continue;
+        let batch: { shown: string; text: string }[] = [];
+        let batchBytes = 0;
+        const flush = (): void => {
+          if (batch.length === 0 || capped) return;
+          // One more than the room left, to know whether the cap cut matches off.
+          const hits = matcher.matchLines(
+            batch.map((item) => item.text),
+            limits.maxSearchResults - lines.length + 1,
+          );
+          const split = new Map<number, string[]>();
+          let lastText = -1;
+          for (const hit of hits) {
             if (lines.length >= limits.maxSearchResults) {
               capped = true;
               break;
             }
-            found = true;
+            const item = batch[hit.text];
+            if (item === undefined) continue;
+            let fileLines = split.get(hit.text);
+            if (fileLines === undefined) {
+              fileLines = item.text.split('\n');
+              split.set(hit.text, fileLines);
+            }
+            if (hit.text !== lastText) filesWithMatches += 1;
+            lastText = hit.text;
+            const line = fileLines[hit.line] ?? '';
             const trimmed = line.length > SEARCH_LINE_LENGTH ? `${line.slice(0, SEARCH_LINE_LENGTH)}…` : line;
-            lines.push(`${shown}:${index + 1}: ${trimmed}`);
+            lines.push(`${item.shown}:${hit.line + 1}: ${trimmed}`);
           }
-          if (found) filesWithMatches += 1;
+          batch = [];
+          batchBytes = 0;
+        };
+        for (let start = 0; start < entries.length && !capped && !call.signal.aborted; start += SEARCH_READ_CONCURRENCY) {
+          const files = entries.slice(start, start + SEARCH_READ_CONCURRENCY);
+          const texts = await Promise.all(files.map((file) => readSearchable(context, file)));
+          for (const [index, text] of texts.entries()) {
+            if (text === undefined) {
+              skipped += 1;
+              continue;
+            }
+            filesSearched += 1;
+            batch.push({ shown: displayPath(home, files[index] ?? ''), text });
+            batchBytes += text.length;
+            if (batch.length >= SEARCH_BATCH_FILES || batchBytes >= SEARCH_BATCH_CHARS) flush();
+          }
         }
+        flush();
         const details = { regex: params.regex, matches: lines.length, filesSearched, filesWithMatches, skipped, capped };
         if (lines.length === 0) {
           return { content: `No matches for /${params.regex}/ in ${plural(filesSearched, 'file')}${skipped > 0 ? ` (${skipped} binary or large files skipped)` : ''}.`, details };
