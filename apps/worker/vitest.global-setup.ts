@@ -28,7 +28,8 @@ export default function setup(): void {
     execFileSync(process.execPath, [tsup], { cwd: root, stdio: 'ignore' });
   }
   const require = createRequire(cli);
-  for (const name of ['@core/runtime', '@core/testkit', '@core/tools-todo', '@core/tools-computer', '@core/tools-web', '@core/control-plane', '@core/tools-schedule', '@core/tools-jobs']) {
+  const { dependencies } = require('../package.json') as { dependencies: Record<string, string> };
+  for (const name of Object.keys(dependencies).filter((dependency) => dependency.startsWith('@core/'))) {
     const entry = path.join(path.dirname(require.resolve(`${name}/package.json`)), 'dist', 'index.js');
     if (!existsSync(entry)) throw new Error(`${name} is not built; run: bash scripts/pnpm.sh exec turbo run build --filter=@core/worker...`);
   }
