@@ -186,3 +186,36 @@ describe('ankole worker on PostgreSQL', () => {
     });
   });
 });
+
+describe('ankole worker on the embedded database', () => {
+  it('runs a job queued with `ankole jobs start`, and refuses a second process on the folder while it runs', async () => {
+    const model = await startWorkerModel();
+    const dataHome = await mkdtemp(path.join(tmpdir(), 'ankole-worker-embedded-'));
+    const env = { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: model.baseURL, XDG_DATA_HOME: dataHome, HOME: dataHome };
+    let cli: CliProcess | undefined;
+    try {
+      const started = await runCliProcess(['jobs', 'start', '--json', 'embedded hello'], env, 60_000);
+      expect(started.code).toBe(0);
+      const queued = JSON.parse(started.stdout) as JobRecord;
+
+      cli = spawnCli(['worker', '--concurrency', '1', '--poll-interval-ms', '100'], env);
+      await cli.waitForOutput(`✓ job ${queued.id}`, 60_000);
+      expect(cli.stdout()).toContain(`the embedded database in ${path.join(dataHome, 'ankole', 'pglite')}`);
+
+      const busy = await runCliProcess(['jobs', 'list'], env, 60_000);
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toMatch(/^ankole: The embedded database .* is in use by process \d+\. Stop that process, or use a PostgreSQL server/);
+
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited).code).toBe(0);
+      const shown = await runCliProcess(['jobs', 'show', queued.id], env, 60_000);
+      expect(shown.stdout).toContain('status:   succeeded (background, 1 attempt(s))');
+      expect(shown.stdout).toContain('done: embedded hello');
+    } finally {
+      if (cli !== undefined && cli.child.exitCode === null) cli.child.kill('SIGKILL');
+      await cli?.exited;
+      await model.close();
+      await rm(dataHome, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
