@@ -157,6 +157,22 @@ describe.each(['postgres', 'pglite'] as const)('createControlPlane on %s', (kind
       });
     }, 30_000);
 
+    it('keeps a heartbeating claim past its lease: no other worker gets the job', async () => {
+      const { client } = await open({ leaseSeconds: 1, maintenanceIntervalSeconds: 1, background: true, timerIntervalMs: 200 });
+      const job = await client.jobs.start({ agentId: 'a', prompt: 'p' });
+      const claimed = (await client.work.claim({ workerId: 'w1' }))!;
+      for (let beat = 0; beat < 12; beat += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        expect(await client.work.heartbeat({ jobId: job.id, leaseToken: claimed.leaseToken })).toEqual({ keepRunning: true, status: 'running' });
+        expect(await client.work.claim({ workerId: 'w2' })).toBeNull();
+      }
+      expect(await client.work.complete({ jobId: job.id, leaseToken: claimed.leaseToken, finalAnswer: 'ok' })).toMatchObject({
+        status: 'succeeded',
+        attempts: 1,
+        workerId: 'w1',
+      });
+    }, 40_000);
+
     it('marks a job failed once its worker vanished and every attempt was used', async () => {
       const { client } = await open({ leaseSeconds: 1, maxAttempts: 1, maintenanceIntervalSeconds: 1, background: true, timerIntervalMs: 200 });
       const job = await client.jobs.start({ agentId: 'a', prompt: 'p' });
