@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { createMcpTools } from '@core/tools-mcp';
 import { webProfileFromEnv } from '@core/tools-web';
 import { CONTROL_PLANE_OPTIONS, openFromOptions } from '../worker/commands/control-plane-options.js';
 import type { TextTurnContext } from '../turn-context.js';
@@ -16,6 +17,7 @@ export const TURN_OPTIONS = {
   'web-search': { type: 'string' },
   'web-fetch': { type: 'boolean' },
   'web-allow-host': { type: 'string', multiple: true },
+  'mcp-config': { type: 'string' },
   ...CONTROL_PLANE_OPTIONS,
 } as const satisfies OptionTable;
 
@@ -29,6 +31,7 @@ export const TURN_OPTIONS_HELP = [
   '  --web-fetch        bind web_fetch (default: WEB_FETCH, else on when a search provider is bound)',
   '  --web-allow-host H let web_fetch reach host H even if it is private (repeatable)',
   '                     No web profile bound: no web tools.',
+  '  --mcp-config FILE  an mcporter config (mcpServers): each server\'s tools join the turn, namespaced by server',
   '  --database-url URL bind the control plane on this PostgreSQL server (default: DATABASE_URL): the turn',
   '                     gets the schedule and background job tools',
   '  --data-dir DIR     bind the embedded control plane in DIR (default: ANKOLE_DATA_DIR) instead; not while',
@@ -40,7 +43,9 @@ export interface TurnSetup {
   context: TextTurnContext & { agent: string };
   /** Where schedules and jobs are kept, when a control plane is bound. */
   controlPlaneWhere?: string;
-  /** Closes what the setup opened (the control plane). */
+  /** Things the user should know that do not stop the turn (an MCP server that is down). */
+  warnings: string[];
+  /** Closes what the setup opened (MCP connections, the control plane). */
   close(): Promise<void>;
 }
 
@@ -65,11 +70,36 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
   }
   const webProfile = webProfileFromEnv(webEnvironment(values, io.env));
   if (webProfile !== undefined) context.webProfile = webProfile;
-  if (!wantsControlPlane(values, io.env)) return { context, close: async () => undefined };
-  const { controlPlane, where } = await openFromOptions(values, io, false);
-  context.controlPlane = controlPlane.client;
-  context.allowJobs = true;
-  return { context, controlPlaneWhere: where, close: () => controlPlane.close() };
+  const warnings: string[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer();
+  };
+  try {
+    const mcpConfig = stringValue(values, 'mcp-config');
+    if (mcpConfig !== undefined) {
+      const configPath = path.resolve(io.cwd, mcpConfig);
+      const info = await stat(configPath).catch(() => undefined);
+      if (info === undefined || !info.isFile()) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: give --mcp-config an mcporter config file.`);
+      const mcp = await createMcpTools({
+        configPath,
+        rootDir: path.dirname(configPath),
+        logger: { warn: () => undefined, error: () => undefined },
+      });
+      closers.push(() => mcp.close());
+      for (const problem of mcp.unavailable) warnings.push(problem.reason);
+      context.extraTools = mcp.tools;
+    }
+    if (!wantsControlPlane(values, io.env)) return { context, warnings, close };
+    const { controlPlane, where } = await openFromOptions(values, io, false);
+    closers.push(() => controlPlane.close());
+    context.controlPlane = controlPlane.client;
+    context.allowJobs = true;
+    return { context, controlPlaneWhere: where, warnings, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 /** A CLI turn binds a control plane only when one is named: opening the embedded one by default would lock it. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeMcpConfig } from '../../__fixtures__/mcp-config.js';
 import { runCliProcess, spawnCli, type CliProcess } from '../../__fixtures__/spawn-cli.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
@@ -136,6 +137,30 @@ describe('ankole run with a real model configuration', () => {
       'edit_file',
     ]);
   });
+});
+
+describe('ankole run with MCP servers configured (--mcp-config)', () => {
+  it('calls a tool of the real server-everything in its namespace and the result reaches the model', async () => {
+    const config = await writeMcpConfig(scratch);
+    server = await startTestModelServer({
+      script: [
+        reply.functionCalls([{ name: 'get-sum', namespace: 'everything', callId: 'call_sum', arguments: { a: 2, b: 40 } }]),
+        (request) => {
+          const output = request.body.input.find((item: { type: string; call_id?: string }) => item.type === 'function_call_output' && item.call_id === 'call_sum');
+          return reply.text(`The server said: ${JSON.stringify(output?.output)}`);
+        },
+      ],
+    });
+    const { code, stdout } = await runCliProcess(['run', '--home', home, '--mcp-config', config, 'Add 2 and 40'], {
+      ...env,
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: server.baseURL,
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^! .*"down"/m);
+    expect(stdout).toMatch(/✓ Called everything\.get-sum/);
+    expect(stdout).toMatch(/The server said: .*42/);
+  }, 40_000);
 });
 
 describe('ankole run with a control plane bound (--data-dir, the embedded database)', () => {

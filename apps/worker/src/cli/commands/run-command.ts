@@ -116,7 +116,7 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
           tools: assembly.tools.length,
           ...(setup.controlPlaneWhere === undefined ? {} : { controlPlane: setup.controlPlaneWhere }),
         });
-        for (const warning of assembly.warnings) renderer.warning(warning);
+        for (const warning of [...setup.warnings, ...assembly.warnings]) renderer.warning(warning);
       },
       onEvent: (event) => renderer.event(event),
     });

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeMcpConfig } from '../../__fixtures__/mcp-config.js';
 import { runCliProcess } from '../../__fixtures__/spawn-cli.js';
 
 let scratch: string;
@@ -41,6 +42,32 @@ describe('ankole tools', () => {
 
     const fetchOnly = await runCliProcess(['tools', '--home', scratch, '--json', '--web-fetch'], env);
     expect((JSON.parse(fetchOnly.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name).at(-1)).toBe('web_fetch');
+  });
+
+  it("adds the tools of configured MCP servers last, namespaced by server; a server that is down is left out with a warning", async () => {
+    const config = await writeMcpConfig(scratch);
+    const { code, stdout, stderr } = await runCliProcess(['tools', '--home', scratch, '--mcp-config', config, '--json'], env);
+    expect(code).toBe(0);
+    const rows = (JSON.parse(stdout) as { tools: Array<{ name: string; namespace: string | null; mode: string; readOnly: boolean }> }).tools;
+    expect(rows.slice(0, 7).map((row) => row.namespace)).toEqual(Array(7).fill(null));
+    const mcpRows = rows.slice(7);
+    expect(mcpRows.length).toBeGreaterThan(3);
+    expect(mcpRows.every((row) => row.namespace === 'everything' && row.name.startsWith('everything.'))).toBe(true);
+    expect(mcpRows.find((row) => row.name === 'everything.get-sum')).toMatchObject({ mode: 'parallel', readOnly: true });
+    expect(stderr).toMatch(/^ankole: .*"down".*\n$/);
+
+    const schemas = await runCliProcess(['tools', '--home', scratch, '--mcp-config', config, '--schemas', '--json'], env);
+    const namespaces = (JSON.parse(schemas.stdout) as { tools: Array<{ type: string; name: string; tools?: unknown[] }> }).tools.filter(
+      (entry) => entry.type === 'namespace',
+    );
+    expect(namespaces.map((entry) => entry.name)).toEqual(['everything']);
+    expect(namespaces[0]?.tools).toHaveLength(mcpRows.length);
+  });
+
+  it('refuses an MCP config that does not exist', async () => {
+    const { code, stderr } = await runCliProcess(['tools', '--home', scratch, '--mcp-config', 'nope.json'], env);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^ankole: The MCP config .*nope\.json does not exist/);
   });
 
   it('prints the exact Responses tools payload with --schemas, and its size in bytes', async () => {

@@ -73,6 +73,7 @@ export const toolsCommand: CliCommand = {
     }
     const setup = await resolveTurnSetup(values, io, new AbortController().signal);
     try {
+      for (const warning of setup.warnings) io.stderr.write(`ankole: ${warning}\n`);
       return await show(values, io, setup.context);
     } finally {
       await setup.close();
