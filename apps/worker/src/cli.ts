@@ -6,6 +6,12 @@ import { runCli } from './cli/run-cli.js';
 /** After Ctrl-C, how long the process may stay up so aborted tools finish killing their processes. */
 const INTERRUPT_DRAIN_MS = 3_000;
 
+// A reader that goes away (`ankole run … | head`) is not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const code = await runCli(process.argv.slice(2), processIO());
 if (code === EXIT_CODES.interrupted) {
   // Let pending kills (SIGTERM, then SIGKILL after a grace period) of aborted tools run, within a bound.
