@@ -14,6 +14,7 @@ export const TURN_OPTIONS = {
   home: { type: 'string' },
   agent: { type: 'string' },
   skills: { type: 'string' },
+  env: { type: 'string', multiple: true },
   'web-search': { type: 'string' },
   'web-fetch': { type: 'boolean' },
   'web-allow-host': { type: 'string', multiple: true },
@@ -26,6 +27,7 @@ export const TURN_OPTIONS_HELP = [
   '  --home DIR         the agent home (must exist; default: $XDG_DATA_HOME/ankole/agents/<agent>, created)',
   '  --agent NAME       the agent (default: "default")',
   '  --skills DIR       a folder of skills (sub-folders with a SKILL.md) active for this turn',
+  '  --env NAME[=VALUE] let the agent\'s commands see this variable (its value here, or VALUE; repeatable)',
   '  --web-search NAME  bind web search: brave (BRAVE_API_KEY), tavily (TAVILY_API_KEY), searxng (SEARXNG_URL)',
   '                     or none (default: WEB_SEARCH_PROVIDER, else the first of those keys that is set)',
   '  --web-fetch        bind web_fetch (default: WEB_FETCH, else on when a search provider is bound)',
@@ -68,6 +70,8 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
     }
     context.skillsDir = skillsDir;
   }
+  const commandEnv = commandEnvironment(values, io.env);
+  if (commandEnv !== undefined) context.env = commandEnv;
   const webProfile = webProfileFromEnv(webEnvironment(values, io.env));
   if (webProfile !== undefined) context.webProfile = webProfile;
   const warnings: string[] = [];
@@ -108,6 +112,25 @@ function wantsControlPlane(values: ParsedCommandLine['values'], env: CliIO['env'
   return (
     named(stringValue(values, 'database-url')) || named(stringValue(values, 'data-dir')) || named(env.DATABASE_URL) || named(env.ANKOLE_DATA_DIR)
   );
+}
+
+/**
+ * The variables `--env` lets commands see.
+ * @throws CliError for a bad name or a variable that is not set.
+ */
+function commandEnvironment(values: ParsedCommandLine['values'], env: CliIO['env']): Record<string, string> | undefined {
+  const entries = stringValues(values, 'env');
+  if (entries.length === 0) return undefined;
+  const allowed: Record<string, string> = {};
+  for (const entry of entries) {
+    const separator = entry.indexOf('=');
+    const name = separator === -1 ? entry : entry.slice(0, separator);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new CliError('env_invalid', `--env ${entry}: "${name}" is not a variable name.`);
+    const value = separator === -1 ? env[name] : entry.slice(separator + 1);
+    if (value === undefined) throw new CliError('env_unset', `--env ${name}: ${name} is not set here; give it a value with --env ${name}=VALUE.`);
+    allowed[name] = value;
+  }
+  return allowed;
 }
 
 /** The environment with the `--web-*` flags applied over the `WEB_*` variables. */

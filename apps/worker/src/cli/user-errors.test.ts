@@ -75,6 +75,12 @@ describe('errors a user can cause: one sentence on stderr, a non-zero exit code'
     expectOneSentence(command.stderr, /Unknown command "frobnicate": the commands are run, tools, worker, jobs, schedules/);
   });
 
+  it('--env naming a variable that is not set', async () => {
+    const { code, stderr } = await runCliProcess(['tools', '--home', scratch, '--env', 'NOT_SET_ANYWHERE'], env);
+    expect(code).toBe(2);
+    expectOneSentence(stderr, /--env NOT_SET_ANYWHERE: NOT_SET_ANYWHERE is not set here/);
+  });
+
   it('an unknown web search provider', async () => {
     const { code, stderr } = await runCliProcess(['tools', '--web-search', 'altavista'], env);
     expect(code).toBe(2);

@@ -107,22 +107,26 @@ describe('ankole run with a real model configuration', () => {
     server = await startTestModelServer({
       openapiPath,
       script: [
-        reply.functionCalls([{ name: 'command', callId: 'call_echo', arguments: { command: 'echo hello from the shell' } }]),
+        reply.functionCalls([{ name: 'command', callId: 'call_echo', arguments: { command: 'echo hello from the shell; echo "secret=${SECRET:-unset} greeting=$GREETING"' } }]),
         (request) => {
           const output = request.body.input.find((item: { type: string }) => item.type === 'function_call_output');
-          return reply.text(`The shell said: ${String(output?.output).includes('hello from the shell') ? 'hello' : 'nothing'}`);
+          const text = String(output?.output);
+          return reply.text(`The shell said: ${text.includes('hello from the shell') ? 'hello' : 'nothing'}; ${/secret=\S+ greeting=\S+/.exec(text)?.[0]}`);
         },
       ],
     });
-    const { code, stdout, stderr } = await runCliProcess(['run', '--home', home, '--model', 'test-model', 'Say hello through the shell'], {
+    const { code, stdout, stderr } = await runCliProcess(['run', '--home', home, '--model', 'test-model', '--env', 'GREETING', '--env', 'LANGUAGE=fr', 'Say hello through the shell'], {
       ...env,
       OPENAI_API_KEY: 'sk-test-key',
       OPENAI_BASE_URL: server.baseURL,
+      GREETING: 'bonjour',
+      SECRET: 'do-not-leak',
     });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(lines(stdout)[0]).toBe(`Running test-model at ${server.baseURL}.`);
-    expect(stdout).toContain('The shell said: hello');
+    // Commands see only the variables --env allows, never the rest of the CLI's environment.
+    expect(stdout).toContain('The shell said: hello; secret=unset greeting=bonjour');
     expect(server.requests).toHaveLength(2);
     const first = server.requests[0];
     expect(first?.headers.authorization).toBe('Bearer sk-test-key');
