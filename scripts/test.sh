@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/pnpm.sh install --frozen-lockfile
-bash scripts/pnpm.sh exec turbo run build typecheck lint test --concurrency=2 --output-logs=errors-only "$@"
+bash scripts/pnpm.sh exec turbo run build typecheck lint test --concurrency=2 --continue --output-logs=errors-only "$@"
