@@ -1,18 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Workspace packages resolve to their sources. Not through the "source" condition as in the other packages:
-// vitest hands SSR conditions to Node as --conditions, and eventsource (a dependency of mcporter's MCP SDK)
-// publishes TypeScript under "source", which Node cannot load.
-const packages = fileURLToPath(new URL('..', import.meta.url));
-
 export default defineConfig({
-  resolve: {
-    conditions: ['source'],
-    alias: [{ find: /^@core\/([a-z-]+)$/, replacement: `${packages}$1/src/index.ts` }],
-  },
+  resolve: { conditions: ['ankole-source'] },
+  ssr: { resolve: { conditions: ['ankole-source'] } },
   test: {
     include: ['src/**/*.test.ts'],
+    // The JSON report feeds the workspace-wide summary line of scripts/test.sh.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.vitest-results.json' },
     testTimeout: 30_000,
   },
 });

@@ -1,4 +1,4 @@
-import type { ArgumentRepair } from './validate-tool-arguments.js';
+import type { ArgumentRepair } from './argument-repair.js';
 import type { PresentationEvent } from './worker-agent-tool.js';
 
 /** Why a turn ended. */

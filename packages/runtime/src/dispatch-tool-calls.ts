@@ -9,7 +9,8 @@ import {
   toolOutputItem,
   type FunctionCallOutputItem,
 } from './tool-output.js';
-import { validateToolArguments, type ArgumentRepair } from './validate-tool-arguments.js';
+import type { ArgumentRepair } from './argument-repair.js';
+import { validateToolArguments } from './validate-tool-arguments.js';
 import type { AgentToolResult, AnyWorkerAgentTool, ToolExecutionContext } from './worker-agent-tool.js';
 
 export type { FunctionCallOutputItem } from './tool-output.js';

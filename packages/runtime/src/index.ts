@@ -43,7 +43,8 @@ export type { FunctionToolParam, NamespaceToolParam, ToolSearchToolParam } from 
 export { agentToolMap, toolKey } from './agent-tool-map.js';
 
 export { validateToolArguments } from './validate-tool-arguments.js';
-export type { ArgumentRepair, ValidationResult } from './validate-tool-arguments.js';
+export type { ValidationResult } from './validate-tool-arguments.js';
+export type { ArgumentRepair } from './argument-repair.js';
 
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, dispatchToolCalls } from './dispatch-tool-calls.js';
 export type { DispatchOptions, FunctionCallItem, FunctionCallOutputItem, ToolCallOutcome } from './dispatch-tool-calls.js';

@@ -3,7 +3,7 @@ import { closeTruncatedJson } from './close-truncated-json.js';
 import { extractJsonValue } from './extract-json-value.js';
 import { describeValue } from './format-validation-message.js';
 import { repairJsonSyntax } from './repair-json-syntax.js';
-import type { ArgumentRepair } from './validate-tool-arguments.js';
+import type { ArgumentRepair } from './argument-repair.js';
 
 /** The outcome of `parseArgumentsJson`. */
 export type ParsedArguments =

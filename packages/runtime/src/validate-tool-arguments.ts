@@ -7,19 +7,10 @@ import { parseArgumentsJson } from './parse-arguments-json.js';
 import { stripSyntheticNulls } from './strip-synthetic-nulls.js';
 import { toolParameters } from './tool-parameters.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
+import type { ArgumentRepair } from './argument-repair.js';
 import { zodValidationIssues } from './zod-validation-issues.js';
 
-/** One repair the ladder made to a model's arguments. */
-export interface ArgumentRepair {
-  /**
-   * Which rung: `extracted` (out of a code fence or prose), `closed_truncated` (cut-off input closed, partial
-   * tail dropped), `closed_unbalanced` (wrong or stray brackets), `syntax_repaired` (jsonrepair, NaN/Infinity,
-   * Python literals), `unwrapped` (double-encoded arguments decoded once), `coerced` (schema-guided type fixes).
-   */
-  kind: string;
-  /** What was done, for logs. */
-  detail: string;
-}
+export type { ArgumentRepair } from './argument-repair.js';
 
 /** The result of `validateToolArguments`. */
 export type ValidationResult<TParams = unknown> =
