@@ -48,6 +48,10 @@ describe('web_search', () => {
       ].join('\n'),
     );
     expect(provider.counts).toEqual([8]);
+    // A UI gets the same results as links; the model only reads the list above.
+    expect(result.presentation).toEqual([
+      { kind: 'links', links: [{ title: 'Tokio', url: 'https://tokio.rs/' }, { title: 'async-std', url: 'https://async.rs/' }] },
+    ]);
     expect(tool.describeActivity({ query: 'rust async' })).toBe('Searching the web for "rust async"');
     expect(tool.describeCompletedActivity?.({ query: 'rust async' }, result)).toBe('Found 2 results for "rust async"');
   });
@@ -58,6 +62,7 @@ describe('web_search', () => {
     const result = await tool.execute({ query: 'x', count: 12 }, context);
     expect(provider.counts).toEqual([5]);
     expect(result.content).toBe('No web results for "x" (static). Try other words.');
+    expect(result.presentation).toBeUndefined();
   });
 
   test('turns a provider failure into an error result instead of throwing', async () => {
@@ -71,6 +76,7 @@ describe('web_search', () => {
     expect(result.isError).toBe(true);
     expect(result.content).toBe('Web search failed (search_quota_exceeded): Monthly quota used up.');
     expect(tool.describeCompletedActivity?.({ query: 'x' }, result)).toBe('Web search failed for "x"');
+    expect(result.presentation).toBeUndefined();
   });
 
   test('does not wait for a Retry-After beyond the call\'s deadline', async () => {

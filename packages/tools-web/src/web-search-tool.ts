@@ -1,4 +1,4 @@
-import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
+import { defineWorkerTool, type AgentToolResult, type PresentationEvent, type WorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { WebSearchError } from './errors.js';
 import { formatSearchResults } from './format-search-results.js';
@@ -33,7 +33,8 @@ const webSearchParameters = z.object({
 export type WebSearchParams = z.output<typeof webSearchParameters>;
 
 /**
- * Builds the web_search tool on a provider. Failures (auth, quota, rate limits after retries,
+ * Builds the web_search tool on a provider. The model reads a numbered list; a UI gets the same results as a
+ * `links` presentation event. Failures (auth, quota, rate limits after retries,
  * provider errors, timeouts) come back as error results the model reads; `execute` never throws.
  */
 export function createWebSearchTool(provider: WebSearchProvider, settings: WebSearchSettings = {}): WorkerAgentTool<WebSearchParams, WebSearchDetails> {
@@ -64,6 +65,7 @@ export function createWebSearchTool(provider: WebSearchProvider, settings: WebSe
         return {
           content: formatSearchResults(params.query, provider.name, results),
           details: { provider: provider.name, query: params.query, results },
+          ...(results.length === 0 ? {} : { presentation: [searchLinks(results)] }),
         };
       } catch (error) {
         const failure =
@@ -78,6 +80,14 @@ export function createWebSearchTool(provider: WebSearchProvider, settings: WebSe
       }
     },
   });
+}
+
+/**
+ * The results as a presentation event a UI shows as links (`{ kind: 'links', links: [{ title, url }] }`);
+ * the model reads the numbered list instead.
+ */
+function searchLinks(results: WebSearchResult[]): PresentationEvent {
+  return { kind: 'links', links: results.map(({ title, url }) => ({ title, url })) };
 }
 
 function quoted(query: string): string {

@@ -82,5 +82,20 @@ test('a turn searches the web, fetches a result, and the fetched article reaches
     'Found 2 results for "tide pools low tide"',
     `Fetched 127.0.0.1:${site.port}/science/tide-pools (${Math.round(Buffer.byteLength(articleHtml) / 1024)} KB)`,
   ]);
+  // The search results reach the UI as a links presentation event (never the model).
+  const presentations = events.filter((event) => event.type === 'presentation');
+  expect(presentations).toEqual([
+    expect.objectContaining({
+      toolName: 'web_search',
+      event: {
+        kind: 'links',
+        links: [
+          { title: 'How Tide Pools Survive Low Tide', url: `${site.origin}/science/tide-pools` },
+          { title: 'Other', url: 'https://example.org/other' },
+        ],
+      },
+    }),
+  ]);
+  expect(JSON.stringify(model.requests.map((request) => request.body))).not.toContain('"kind":"links"');
   expect(site.requests.map((request) => request.url.split('?')[0])).toEqual(['/search', '/science/tide-pools']);
 });
