@@ -79,3 +79,34 @@ test('an MCP-backed skill: the model reads SKILL.md, runs `mcporter call everyth
   expect(labels.some((label) => /^activity\.completed: Ran `mcporter call everything\.echo message=hi` \(exit 0, [\d.]+ (ms|s)\)$/.test(label))).toBe(true);
   expect(labels).toContain('activity.completed: Read .skills/echo/SKILL.md (10 lines)');
 });
+
+test('write_file and edit_file results reach the UI as file presentation events (paths relative to the home), never the model', async () => {
+  const home = path.join(root.path, 'home');
+  await mkdir(home, { recursive: true });
+  model = await startTestModelServer({
+    requestValidator: validator,
+    script: [
+      reply.functionCalls([{ name: 'write_file', arguments: { path: 'notes/today.md', content: '# Today\n- draft\n' }, callId: 'write' }]),
+      reply.functionCalls([{ name: 'edit_file', arguments: { path: path.join(home, 'notes/today.md'), old_string: 'draft', new_string: 'final' }, callId: 'edit' }]),
+      reply.functionCalls([{ name: 'write_file', arguments: { path: 'notes/today.md', content: 'done\n' }, callId: 'rewrite' }]),
+      reply.text('Saved.'),
+    ],
+  });
+  const events: AgentEvent[] = [];
+  const result = await runAgentLoop({
+    gateway: createOpenAIResponsesGateway({ baseURL: model.baseURL, apiKey: 'test', model: 'test-model' }),
+    tools: createComputerTools({ home }),
+    input: 'Keep a note.',
+    onEvent: (event) => events.push(event),
+  });
+  expect(result.reason).toBe('completed');
+  const presented = events.flatMap((event) => (event.type === 'presentation' ? [{ callId: event.callId, toolName: event.toolName, ...event.event }] : []));
+  expect(presented).toEqual([
+    { callId: 'write', toolName: 'write_file', kind: 'file', path: 'notes/today.md', action: 'created', bytes: 16 },
+    { callId: 'edit', toolName: 'edit_file', kind: 'file', path: 'notes/today.md', action: 'edited', bytes: 16 },
+    { callId: 'rewrite', toolName: 'write_file', kind: 'file', path: 'notes/today.md', action: 'updated', bytes: 5 },
+  ]);
+  // The model sees the text result only.
+  expect(String(functionCallOutputs(model.requests[1]!).find((output) => output.call_id === 'write')?.output)).toBe('Created notes/today.md (2 lines, 16 bytes).');
+  expect(JSON.stringify(model.requests.map((request) => request.body))).not.toContain('"kind":"file"');
+});

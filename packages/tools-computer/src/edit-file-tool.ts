@@ -6,6 +6,7 @@ import { openInHome, resolveInHome } from './confine-path.js';
 import { ComputerToolError } from './errors.js';
 import { decodeText } from './file-kind.js';
 import { fsErrorToToolError } from './fs-error-message.js';
+import { fileChange } from './file-change.js';
 import { displayPath } from './home-folder.js';
 import { formatBytes, plural, shortLabel } from './labels.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
@@ -86,6 +87,7 @@ export function createEditFileTool(context: ComputerToolContext): WorkerAgentToo
           return {
             content: `Edited ${shown}: replaced ${plural(count, 'occurrence')}.`,
             details: { path: shown, replacements: count, bytes: bytes.length },
+            presentation: [fileChange(shown, 'edited', bytes.length)],
           };
         } finally {
           await handle.close();

@@ -91,8 +91,10 @@ describe('write_file and edit_file', () => {
     const write = toolNamed(tools, 'write_file');
     const created = await callTool(write, { path: 'a/b/c.txt', content: 'one\ntwo\n' });
     expect(textOf(created)).toBe('Created a/b/c.txt (2 lines, 8 bytes).');
+    expect(created.presentation).toEqual([{ kind: 'file', path: 'a/b/c.txt', action: 'created', bytes: 8 }]);
     expect(await readFile(at('a/b/c.txt'), 'utf8')).toBe('one\ntwo\n');
-    const again = await callTool(write, { path: 'a/b/c.txt', content: 'x' });
+    const again = await callTool(write, { path: path.join(home.path, 'a/b/c.txt'), content: 'x' });
+    expect(again.presentation).toEqual([{ kind: 'file', path: 'a/b/c.txt', action: 'updated', bytes: 1 }]);
     expect(write.describeCompletedActivity?.({ path: 'a/b/c.txt', content: 'x' }, again)).toBe('Wrote a/b/c.txt (1 line, 1 B)');
     expect(await readFile(at('a/b/c.txt'), 'utf8')).toBe('x');
   });
@@ -102,6 +104,7 @@ describe('write_file and edit_file', () => {
     const edit = toolNamed(tools, 'edit_file');
     const result = await callTool(edit, { path: 'code.ts', old_string: 'b = 2', new_string: 'b = 3' });
     expect(textOf(result)).toBe('Edited code.ts: replaced 1 occurrence.');
+    expect(result.presentation).toEqual([{ kind: 'file', path: 'code.ts', action: 'edited', bytes: 39 }]);
     expect(edit.describeCompletedActivity?.({ path: 'code.ts', old_string: '', new_string: '' }, result)).toBe('Edited code.ts (1 replacement)');
     expect(await readFile(at('code.ts'), 'utf8')).toBe('const a = 1;\nconst b = 3;\nconst c = 1;\n');
   });
@@ -117,6 +120,7 @@ describe('write_file and edit_file', () => {
     expect(many.isError).toBe(true);
     expect(many.details.error.code).toBe('edit_ambiguous');
     expect(textOf(many)).toContain('occurs 3 times in code.ts');
+    expect(many.presentation).toBeUndefined();
     expect(await readFile(at('code.ts'), 'utf8')).toBe('x = 1;\ny = 1;\nz = 1;\n');
     const all = await callTool(edit, { path: 'code.ts', old_string: '= 1', new_string: '= 2', replace_all: true });
     expect(textOf(all)).toBe('Edited code.ts: replaced 3 occurrences.');

@@ -11,6 +11,7 @@ export type { SearchFilesDetails, SearchFilesParams } from './search-files-tool.
 export type { WriteFileDetails, WriteFileParams } from './write-file-tool.js';
 export type { EditFileDetails, EditFileParams } from './edit-file-tool.js';
 export type { ToolErrorDetails } from './tool-error-result.js';
+export type { FileChangeAction, FileChangeEvent } from './file-change.js';
 export { loadSkill, loadSkills } from './load-skills.js';
 export type { LoadedSkills } from './load-skills.js';
 export { projectSkills, skillInstructions, SKILLS_FOLDER } from './project-skills.js';

@@ -5,6 +5,7 @@ import type { ComputerToolContext } from './computer-context.js';
 import { openInHome, prepareWrite } from './confine-path.js';
 import { ComputerToolError } from './errors.js';
 import { fsErrorToToolError } from './fs-error-message.js';
+import { fileChange } from './file-change.js';
 import { displayPath } from './home-folder.js';
 import { formatBytes, plural, shortLabel } from './labels.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
@@ -55,6 +56,7 @@ export function createWriteFileTool(context: ComputerToolContext): WorkerAgentTo
         return {
           content: `${created ? 'Created' : 'Wrote'} ${shown} (${plural(lines, 'line')}, ${bytes.length} bytes).`,
           details: { path: shown, bytes: bytes.length, lines, created },
+          presentation: [fileChange(shown, created ? 'created' : 'updated', bytes.length)],
         };
       } catch (error) {
         return toolErrorResult(fsErrorToToolError(error, shown));
