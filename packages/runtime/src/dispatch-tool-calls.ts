@@ -3,12 +3,12 @@ import type { ActivityStatus } from './agent-events.js';
 import { ToolAbortedError, ToolTimeoutError } from './errors.js';
 import {
   ABORTED_OUTPUT,
-  describeThrown,
   errorOutputItem,
   isToolContent,
   toolOutputItem,
   type FunctionCallOutputItem,
 } from './tool-output.js';
+import { describeThrown } from './describe-thrown.js';
 import type { ArgumentRepair } from './argument-repair.js';
 import { validateToolArguments } from './validate-tool-arguments.js';
 import type { AgentToolResult, AnyWorkerAgentTool, ToolExecutionContext } from './worker-agent-tool.js';

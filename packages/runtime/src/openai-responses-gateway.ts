@@ -3,6 +3,7 @@ import { abortError, isAbortError } from './abort-error.js';
 import { ModelGatewayError, UsageError } from './errors.js';
 import type { ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseOutputItem } from './model-gateway.js';
 import { fromResponseUsage } from './usage.js';
+import { describeThrown } from './describe-thrown.js';
 
 /** Options of `createOpenAIResponsesGateway`. */
 export interface OpenAIResponsesGatewayOptions {
@@ -100,7 +101,7 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
       }
       if (streaming && !(error instanceof OpenAI.APIError) && !(error instanceof SyntaxError)) {
         throw new ModelGatewayError(
-          `The model stream from ${endpoint} was cut before the response was complete (${error instanceof Error ? error.message : String(error)}). Try the turn again.`,
+          `The model stream from ${endpoint} was cut before the response was complete (${describeThrown(error)}). Try the turn again.`,
           { code: 'model_stream_interrupted', cause: error },
         );
       }
@@ -161,7 +162,7 @@ function makeClient(options: OpenAIResponsesGatewayOptions): OpenAI {
   } catch (error) {
     throw new UsageError(
       'gateway_options_invalid',
-      `createOpenAIResponsesGateway: could not create the OpenAI client (${error instanceof Error ? error.message : String(error)}). Pass \`apiKey\` or set OPENAI_API_KEY, or pass a ready \`client\`.`,
+      `createOpenAIResponsesGateway: could not create the OpenAI client (${describeThrown(error)}). Pass \`apiKey\` or set OPENAI_API_KEY, or pass a ready \`client\`.`,
       { cause: error },
     );
   }
@@ -232,7 +233,7 @@ export function toGatewayError(error: unknown, endpoint: string): ModelGatewayEr
   if (error instanceof SyntaxError) {
     return new ModelGatewayError(`The model stream from ${endpoint} was malformed: ${error.message}`, { code: 'model_stream_malformed', cause: error });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeThrown(error);
   return new ModelGatewayError(`The model request to ${endpoint} failed: ${message}`, { cause: error });
 }
 

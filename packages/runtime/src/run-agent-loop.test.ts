@@ -473,6 +473,16 @@ describe('runAgentLoop over the openai SDK and the testkit server', () => {
     });
   });
 
+  it('resolves with reason error when a custom gateway rejects with a value that has no string form', async () => {
+    const gateway = {
+      usesPreviousResponseId: false,
+      createResponse: () => Promise.reject(Object.assign(Object.create(null) as object, { toString: undefined })),
+    };
+    const result = await runAgentLoop({ gateway, tools: [], input: 'go' });
+    expect(result.reason).toBe('error');
+    expect(result.error).toBe('{}');
+  });
+
   it('ignores an onEvent observer that throws', async () => {
     await withServer([reply.text('hello')], async (server) => {
       const result = await runAgentLoop({

@@ -5,6 +5,7 @@ import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.
 import { collectToolSchemas, type ResponsesTool } from './collect-tool-schemas.js';
 import { dispatchToolCalls, type FunctionCallItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
 import type { ModelGateway, ModelResponse, ResponseInputItem } from './model-gateway.js';
+import { describeThrown } from './describe-thrown.js';
 import { errorOutputText } from './tool-output.js';
 import { outputText, toInputItems } from './to-input-items.js';
 import { addUsage, emptyUsage } from './usage.js';
@@ -111,7 +112,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     toolMap = agentToolMap(options.tools);
   } catch (error) {
     emit({ type: 'turn.started', tools: options.tools.length });
-    return end('error', error instanceof Error ? error.message : String(error));
+    return end('error', describeThrown(error));
   }
   emit({ type: 'turn.started', tools: options.tools.length });
 
@@ -119,7 +120,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     return await runSteps();
   } catch (error) {
     // Not expected (dispatch and the gateway report failures as values or gateway errors); never reject.
-    return end('error', `The agent loop failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+    return end('error', `The agent loop failed unexpectedly: ${describeThrown(error)}`);
   }
 
   async function runSteps(): Promise<AgentLoopResult> {
@@ -146,7 +147,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         );
       } catch (error) {
         if (signal?.aborted || isAbortError(error)) return end('aborted');
-        return end('error', error instanceof Error ? error.message : String(error));
+        return end('error', describeThrown(error));
       }
 
       responseId = response.id;

@@ -32,18 +32,6 @@ export function errorOutputText(message: string): string {
   return text.length <= MAX_ERROR_OUTPUT_LENGTH ? text : `${text.slice(0, MAX_ERROR_OUTPUT_LENGTH)}… [truncated]`;
 }
 
-/** A readable message for anything thrown: the `message` of an error (never its stack), else its string form. */
-export function describeThrown(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message === '' ? thrown.name : thrown.message;
-  if (typeof thrown === 'string') return thrown;
-  try {
-    const json = JSON.stringify(thrown);
-    return json === undefined ? String(thrown) : json;
-  } catch {
-    return String(thrown);
-  }
-}
-
 /** Whether `content` is something a `function_call_output` can carry: a string or an array of input_text / input_image parts. */
 export function isToolContent(content: unknown): content is ToolContent {
   if (typeof content === 'string') return true;

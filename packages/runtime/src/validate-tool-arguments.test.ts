@@ -329,6 +329,23 @@ describe('validateToolArguments: limits, never throws, never hangs', () => {
     expect(validateToolArguments(permissive, undefined as unknown as string).ok).toBe(false);
   });
 
+  it('never throws even when the tool schema throws something that cannot be turned into a string', () => {
+    const thrownValues: unknown[] = [Object.create(null), { toString: () => { throw new Error('no string'); } }];
+    for (const thrown of thrownValues) {
+      const tool = defineWorkerTool({
+        name: 'throws_odd',
+        description: 'Throws an odd value.',
+        schema: z.object({ a: z.string() }).refine(() => {
+          throw thrown;
+        }),
+        describeActivity,
+        execute,
+      });
+      const result = validateToolArguments(tool, '{"a":"x"}');
+      expect(expectMessage(result)).toContain('Invalid arguments for tool "throws_odd": the arguments could not be validated');
+    }
+  });
+
   it('never throws on random garbage and mutated JSON (fuzz, fixed seed)', () => {
     const random = mulberry32(7);
     const alphabet = '{}[]{}[]"""\'\',,::::  \n\\`tfnTFNul0123456789.-+eE_abcxyz/*#é€😀\u0000\u2028';

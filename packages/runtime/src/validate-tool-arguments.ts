@@ -1,4 +1,5 @@
 import { coerceToSchema } from './coerce-to-schema.js';
+import { describeThrown } from './describe-thrown.js';
 import { formatIssuesMessage, formatUnreadableMessage } from './format-validation-message.js';
 import type { ValidationIssue } from './format-validation-message.js';
 import { compileJsonSchema } from './json-schema-validator.js';
@@ -39,14 +40,13 @@ export function validateToolArguments<TParams>(tool: AnyWorkerAgentTool, argumen
   try {
     return validate(tool, argumentsText) as ValidationResult<TParams>;
   } catch (error) {
-    return {
-      ok: false,
-      message: formatUnreadableMessage({
-        toolName: toolName(tool),
-        problem: `the arguments could not be validated (${error instanceof Error ? error.message : String(error)}).`,
-        argumentsText: typeof argumentsText === 'string' ? argumentsText : undefined,
-      }),
-    };
+    // A tool's own Zod code (a refine or transform) may throw anything; the answer must still be a value.
+    const problem = `the arguments could not be validated (${describeThrown(error)}).`;
+    try {
+      return { ok: false, message: formatUnreadableMessage({ toolName: toolName(tool), problem, argumentsText: typeof argumentsText === 'string' ? argumentsText : undefined }) };
+    } catch {
+      return { ok: false, message: `Invalid arguments: ${problem} Fix the arguments and call the tool again.` };
+    }
   }
 }
 
