@@ -15,3 +15,10 @@ export function formatCount(count: number): string {
 export function plural(count: number, noun: string): string {
   return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
 }
+
+/** A size for people: `512 B`, `1.2 KB`, `3.4 MB` (as the computer tools' labels show sizes). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

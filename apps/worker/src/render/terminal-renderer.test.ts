@@ -88,4 +88,84 @@ describe('createTerminalRenderer on a terminal', () => {
     renderer.event({ type: 'presentation', step: 1, callId: 'd', toolName: 'web_search', event: { kind: 'links', links: [{ title: 'Ankole', url: 'https://example.com/' }] } });
     expect(terminal.raw()).toBe('  Plan (1/3 done)\n    ✓ Write\n    ▸ Check\n    ○ Report\n  ↗ Ankole <https://example.com/>\n');
   });
+
+  it('prints the links of a web search under its line, and the changed files in one list before the summary (piped)', () => {
+    const terminal = createVirtualTerminal();
+    const renderer = createTerminalRenderer({ output: terminal, live: false, color: true });
+    playFilesAndLinks(renderer);
+    expect(terminal.raw()).not.toContain('\u001b');
+    expect(terminal.raw().split('\n')).toEqual([
+      '… Searching the web for "ankole"',
+      '✓ Searched the web for "ankole" (2 results) (12 ms)',
+      '  ↗ Ankole-Watusi <https://en.wikipedia.org/wiki/Ankole-Watusi>',
+      '  ↗ https://example.com/',
+      '… Writing notes/a.md',
+      '✓ Created notes/a.md (12 ms)',
+      '… Editing notes/a.md',
+      '✓ Edited notes/a.md (12 ms)',
+      '… Writing notes/b.md',
+      '✓ Updated notes/b.md (12 ms)',
+      '',
+      'Files changed',
+      '  ▤ created notes/a.md (230 B)',
+      '  ▤ updated notes/b.md (2.0 KB)',
+      '',
+      '── Completed · 2 steps · 2 tool calls · 1,234 tokens (1,200 in, 34 out) · 1.5 s',
+      '',
+    ]);
+  });
+
+  it('draws the same links and files on a terminal, with colours, once the live lines are gone', () => {
+    const terminal = createVirtualTerminal();
+    const renderer = createTerminalRenderer({ output: terminal, live: true, color: true });
+    playFilesAndLinks(renderer);
+    expect(terminal.screen().split('\n')).toEqual([
+      '✓ Searched the web for "ankole" (2 results) (12 ms)',
+      '  ↗ Ankole-Watusi <https://en.wikipedia.org/wiki/Ankole-Watusi>',
+      '  ↗ https://example.com/',
+      '✓ Created notes/a.md (12 ms)',
+      '✓ Edited notes/a.md (12 ms)',
+      '✓ Updated notes/b.md (12 ms)',
+      '',
+      'Files changed',
+      '  ▤ created notes/a.md (230 B)',
+      '  ▤ updated notes/b.md (2.0 KB)',
+      '',
+      '── Completed · 2 steps · 2 tool calls · 1,234 tokens (1,200 in, 34 out) · 1.5 s',
+      '',
+    ]);
+    expect(terminal.raw()).toContain('\u001b[2m<https://en.wikipedia.org/wiki/Ankole-Watusi>\u001b[22m');
+    expect(terminal.raw()).toContain('\u001b[1mFiles changed\u001b[22m');
+  });
+
+  it('never lets a label or streamed text move the cursor or change colours', () => {
+    const terminal = createVirtualTerminal();
+    const renderer = createTerminalRenderer({ output: terminal, live: false, color: false });
+    renderer.event(started('x', 'Reading \u001b[2Jevil\nname.md'));
+    renderer.event(completed('x', 'Read \u001b[2Jevil\nname.md', 'error'));
+    renderer.event({ type: 'text.delta', step: 1, delta: 'Hello \u001b[31mred\u001b[0m\r\nbye\u0007' });
+    renderer.event({ type: 'text.completed', step: 1, text: '' });
+    expect(terminal.raw()).toBe('… Reading [2Jevil name.md\n✗ Read [2Jevil name.md (12 ms) error: No such file\nHello [31mred[0m\nbye\n');
+  });
 });
+
+/** A web search with links, a file created then edited, another file updated. */
+function playFilesAndLinks(renderer: ReturnType<typeof createTerminalRenderer>): void {
+  const activity = (callId: string, toolName: string, label: string, done: string, event: Record<string, unknown> & { kind: string }) => {
+    renderer.event({ type: 'activity.started', step: 1, callId, toolName, label, executionMode: 'sequential' });
+    renderer.event({ type: 'activity.completed', step: 1, callId, toolName, label: done, status: 'success', durationMs: 12, repairs: [] });
+    renderer.event({ type: 'presentation', step: 1, callId, toolName, event });
+  };
+  activity('s', 'web_search', 'Searching the web for "ankole"', 'Searched the web for "ankole" (2 results)', {
+    kind: 'links',
+    links: [
+      { title: 'Ankole-Watusi', url: 'https://en.wikipedia.org/wiki/Ankole-Watusi' },
+      { title: '', url: 'https://example.com/' },
+    ],
+  });
+  activity('w1', 'write_file', 'Writing notes/a.md', 'Created notes/a.md', { kind: 'file', path: 'notes/a.md', action: 'created', bytes: 214 });
+  activity('e1', 'edit_file', 'Editing notes/a.md', 'Edited notes/a.md', { kind: 'file', path: 'notes/a.md', action: 'edited', bytes: 230 });
+  activity('w2', 'write_file', 'Writing notes/b.md', 'Updated notes/b.md', { kind: 'file', path: 'notes/b.md', action: 'updated', bytes: 2048 });
+  renderer.event({ type: 'turn.completed', reason: 'completed', steps: 2, usage: outcome.usage, text: '' });
+  renderer.finish({ outcome, durationMs: 1500, interrupted: false, exitCode: 0 });
+}

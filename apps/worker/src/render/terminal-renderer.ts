@@ -1,7 +1,9 @@
 import type { AgentEvent } from '@core/runtime';
 import type { CliOutput } from '../cli/cli-io.js';
+import { oneLine, printableText } from './display-text.js';
+import { createFileChanges } from './file-changes.js';
 import { formatCount, formatDuration, plural } from './format.js';
-import { renderPresentation, type Style } from './render-presentation.js';
+import { fileChangeOf, renderFileChange, renderPresentation, type Style } from './render-presentation.js';
 import type { TurnRenderer, TurnSummary } from './turn-renderer.js';
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -27,8 +29,10 @@ interface Running {
 /**
  * Renders a turn for people. On a terminal (`live`): each running tool is a live line with its label and
  * a spinner, replaced by the completed label, ✓ / ✗ and its duration when it ends; text streams as it
- * arrives; presentation events (the plan checklist, links, files) are drawn; a summary closes the turn.
- * Piped: the same as plain lines (a line when a tool starts and one when it ends), no escape codes.
+ * arrives; presentation events are drawn (the plan checklist and links as they come; the changed files
+ * in one list before the summary); a summary closes the turn. Piped: the same as plain lines (a line when
+ * a tool starts and one when it ends), no escape codes. Text from the model and tools is printed without
+ * its control characters, so it cannot move the cursor or change colours.
  */
 export function createTerminalRenderer(options: TerminalRendererOptions): TurnRenderer {
   const { output, live } = options;
@@ -39,6 +43,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
   let atLineStart = true;
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
+  const fileChanges = createFileChanges();
 
   const width = () => Math.max(20, (output.columns !== undefined && output.columns > 0 ? output.columns : 100) - 1);
   const clip = (text: string) => (text.length > width() ? `${text.slice(0, width() - 1)}…` : text);
@@ -98,9 +103,10 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
     const mark = ok ? style.green('✓') : style.red('✗');
     const repaired = event.repairs.length === 0 ? '' : style.dim(` · repaired arguments: ${event.repairs.map((repair) => repair.kind).join(', ')}`);
     const failure = ok ? '' : `${style.red(` ${event.status}`)}${event.error === undefined ? '' : `: ${firstLine(event.error)}`}`;
+    const label = oneLine(event.label);
     // Labels that already end with a duration ("Ran `ls` (exit 0, 12 ms)") do not get a second one.
-    const duration = /\d (ms|s)\)$/.test(event.label) ? '' : ` ${style.dim(`(${formatDuration(event.durationMs)})`)}`;
-    return `${mark} ${event.label}${duration}${failure}${repaired}`;
+    const duration = /\d (ms|s)\)$/.test(label) ? '' : ` ${style.dim(`(${formatDuration(event.durationMs)})`)}`;
+    return `${mark} ${label}${duration}${failure}${repaired}`;
   }
 
   return {
@@ -109,7 +115,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
       print([style.bold(header.notice), style.dim(`Agent ${header.agent} · home ${header.home} · ${plural(header.tools, 'tool')}${header.controlPlane === undefined ? '' : ` · schedules and jobs in ${header.controlPlane}`}`), '']);
     },
     warning(message) {
-      print([`! ${message}`]);
+      print([`! ${oneLine(message, 500)}`]);
     },
     event(event) {
       switch (event.type) {
@@ -117,13 +123,16 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
           thinking = true;
           redraw();
           return;
-        case 'text.delta':
+        case 'text.delta': {
+          const text = printableText(event.delta);
+          if (text === '') return;
           thinking = false;
           clearLive();
-          output.write(event.delta);
-          atLineStart = event.delta.endsWith('\n');
+          output.write(text);
+          atLineStart = text.endsWith('\n');
           redraw();
           return;
+        }
         case 'text.completed':
           if (!atLineStart) {
             output.write('\n');
@@ -133,8 +142,8 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
           return;
         case 'activity.started':
           thinking = false;
-          running.set(event.callId, { label: event.label });
-          if (!live) print([`… ${event.label}`]);
+          running.set(event.callId, { label: oneLine(event.label) });
+          if (!live) print([`… ${oneLine(event.label)}`]);
           else {
             if (!atLineStart) {
               clearLive();
@@ -148,11 +157,14 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
           running.delete(event.callId);
           print([completedLine(event)]);
           return;
-        case 'presentation':
-          print(renderPresentation(event.event, style));
+        case 'presentation': {
+          const change = fileChangeOf(event.event);
+          if (change === undefined) print(renderPresentation(event.event, style));
+          else fileChanges.add(change);
           return;
+        }
         case 'tool_search.completed':
-          print([`⌕ Tool search "${event.query}": ${event.toolNames.join(', ') || 'nothing found'}`]);
+          print([`⌕ Tool search "${oneLine(event.query, 120)}": ${oneLine(event.toolNames.join(', '), 300) || 'nothing found'}`]);
           return;
         case 'turn.completed':
           stop();
@@ -166,14 +178,15 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
     },
     finish(summary) {
       stop();
-      print(['', summaryLine(summary, style)]);
+      const changed = fileChanges.list();
+      const files = changed.length === 0 ? [] : ['', style.bold('Files changed'), ...changed.map((change) => renderFileChange(change, style))];
+      print([...files, '', summaryLine(summary, style)]);
     },
   };
 }
 
 function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  return oneLine(text.split('\n')[0] ?? '', 200);
 }
 
 const ENDINGS: Record<string, string> = {
