@@ -1,26 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { defineWorkerTool } from './define-worker-tool.js';
 import { validateToolArguments } from './validate-tool-arguments.js';
+import { isAmbiguous, readCorpus, type CorpusCase } from './__fixtures__/malformed-args-corpus.js';
 
-interface CorpusCase {
-  id: string;
-  category: string;
-  input: string;
-  expected: Record<string, unknown> | null;
-  lenient_expected?: Record<string, unknown>;
-  note?: string;
-}
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const corpusFile = path.resolve(repoRoot, '../shared/reference/malformed-args.dev.jsonl');
-const cases: CorpusCase[] = readFileSync(corpusFile, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as CorpusCase);
+const cases = readCorpus();
 
 // The corpus has no schema: every case runs against a permissive object schema (so the schema-guided coercion
 // rung never fires here; it has its own tests). Double-encoded arguments are unwrapped by the text rungs.
@@ -31,9 +15,6 @@ const permissive = defineWorkerTool({
   describeActivity: () => 'corpus',
   execute: () => ({ content: 'ok' }),
 });
-
-/** Cases in the `ambiguous` category accept either reading: they are reported, not counted. */
-const isAmbiguous = (entry: CorpusCase): boolean => entry.category === 'ambiguous';
 
 function outcome(entry: CorpusCase): { matched: boolean; got: unknown } {
   const result = validateToolArguments<Record<string, unknown>>(permissive, entry.input);
