@@ -167,6 +167,29 @@ describe('buildTurnTools with skills', () => {
       await rm(skills, { recursive: true, force: true });
     }
   });
+
+  it('says "skipped" only for a skill that is left out: a clashing MCP server name keeps the skill', async () => {
+    const skills = path.join(home, '..', `${path.basename(home)}-clash`);
+    const skill = async (name: string) => {
+      await mkdir(path.join(skills, name), { recursive: true });
+      await writeFile(
+        path.join(skills, name, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: The ${name} skill.\nmcpServers:\n  shared:\n    command: node\n    args: [server.js]\n---\n\nUse it.\n`,
+      );
+    };
+    await skill('alpha');
+    await skill('beta');
+    try {
+      const assembly = await buildTurnTools(context({ skillsDir: skills }));
+      expect(assembly.instructions).toContain('.skills/alpha/SKILL.md');
+      expect(assembly.instructions).toContain('.skills/beta/SKILL.md');
+      expect(assembly.warnings).toHaveLength(1);
+      expect(assembly.warnings[0]).toMatch(/^Skill "beta" \(.*beta\): MCP server "shared" is already declared by skill "alpha"/);
+      expect(assembly.warnings[0]).not.toContain('skipped');
+    } finally {
+      await rm(skills, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('runTextTurn', () => {

@@ -6,7 +6,7 @@ import {
   type ModelGateway,
   type ResponseInputItem,
 } from '@core/runtime';
-import { createComputerTools, loadSkills, projectSkills } from '@core/tools-computer';
+import { createComputerTools, loadSkills, projectSkills, type SkillProblem } from '@core/tools-computer';
 import { createBackgroundAgentJobTools } from '@core/tools-jobs';
 import { createScheduleTools } from '@core/tools-schedule';
 import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
@@ -79,10 +79,18 @@ async function skillsSection(context: TextTurnContext, warnings: string[]): Prom
   if (context.skillsDir === undefined) return '';
   const loaded = await loadSkills([context.skillsDir]);
   const projection = await projectSkills(loaded.skills, { home: context.home });
-  for (const problem of [...loaded.problems, ...projection.problems]) {
-    warnings.push(`Skill ${problem.name === undefined ? problem.path : `"${problem.name}" (${problem.path})`} skipped: ${problem.message}`);
+  const projected = new Set(projection.skills.map((skill) => skill.name));
+  // A skill the loader refused is left out; a projection problem leaves it out only when it was not projected.
+  for (const problem of loaded.problems) warnings.push(`Skill ${describeSkill(problem)} skipped: ${problem.message}`);
+  for (const problem of projection.problems) {
+    const skipped = problem.name !== undefined && !projected.has(problem.name);
+    warnings.push(problem.name === undefined ? `Skills: ${problem.message} (${problem.path})` : `Skill ${describeSkill(problem)}${skipped ? ' skipped' : ''}: ${problem.message}`);
   }
   return projection.instructions;
+}
+
+function describeSkill(problem: SkillProblem): string {
+  return problem.name === undefined ? problem.path : `"${problem.name}" (${problem.path})`;
 }
 
 /** Options of `runTextTurn`. */
