@@ -56,6 +56,8 @@ export type AgentEvent =
       /** For `error` / `timeout` / `aborted`: what went wrong. */
       error?: string;
       completeActorEvent?: boolean;
+      /** The result's `details` (structured data for logs and UIs; never sent to the model). */
+      details?: unknown;
     }
   | { type: 'presentation'; step: number; callId: string; toolName: string; event: PresentationEvent }
   | { type: 'tool_search.completed'; step: number; callId: string; query: string; toolNames: string[] }

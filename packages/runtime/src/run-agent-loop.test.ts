@@ -431,6 +431,25 @@ describe('runAgentLoop over the openai SDK and the testkit server', () => {
     );
   });
 
+  it('gives details to the activity.completed event and never sends them to the model', async () => {
+    const lookup = defineWorkerTool({
+      name: 'lookup',
+      description: 'Looks something up.',
+      schema: z.object({}),
+      describeActivity: () => 'Looking up',
+      execute: () => ({ content: 'found it', details: { secret: 'internal-row-4711' } }),
+    });
+    await withServer([reply.functionCalls([{ name: 'lookup', arguments: {}, callId: 'c1' }]), reply.text('ok')], async (server) => {
+      const log = eventLog();
+      const result = await runAgentLoop({ gateway: gatewayFor(server), tools: [lookup], input: 'go', onEvent: log.onEvent });
+      expect(result.reason).toBe('completed');
+      expect(log.of('activity.completed')[0]?.details).toEqual({ secret: 'internal-row-4711' });
+      expect(outputFor(server.requests[1]?.body, 'c1')).toBe('found it');
+      for (const request of server.requests) expect(request.rawBody).not.toContain('internal-row-4711');
+      expect(JSON.stringify(result.items)).not.toContain('internal-row-4711');
+    });
+  });
+
   it('sends text and image content parts of a result as the function_call_output', async () => {
     const screenshot = defineWorkerTool({
       name: 'screenshot',

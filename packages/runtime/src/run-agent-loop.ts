@@ -259,6 +259,7 @@ function activityCompleted(step: number, outcome: ToolCallOutcome): AgentEvent {
   if (outcome.namespace !== undefined) event.namespace = outcome.namespace;
   if (outcome.error !== undefined) event.error = outcome.error;
   if (outcome.result?.completeActorEvent !== undefined) event.completeActorEvent = outcome.result.completeActorEvent;
+  if (outcome.result?.details !== undefined) event.details = outcome.result.details;
   return event;
 }
 
