@@ -16,6 +16,10 @@ export function formatFetchedPage(page: FetchedPage, part: TextPage, options: { 
   if (rendered.publishedTime !== undefined) header.push(`Published: ${rendered.publishedTime}`);
   const sizeNote = page.truncated ? `, cut at the ${formatBytes(options.maxBytes)} size limit` : '';
   header.push(`Content-Type: ${rendered.mediaType} (${formatBytes(page.size)}${sizeNote})`);
+  if (rendered.htmlCut !== undefined) {
+    const { converted, total } = rendered.htmlCut;
+    header.push(`Note: only the first ${formatBytes(converted)} of this page's ${formatBytes(total)} of HTML (scripts and styles aside) were converted; the rest of the page is left out.`);
+  }
 
   let body: string;
   let footer = '';

@@ -16,7 +16,25 @@ describe('htmlToMarkdown', () => {
       publishedTime: undefined,
       markdown: '# Service status\n\nAll systems **normal**. See [incidents](https://status.example/incidents).',
       extraction: 'page',
+      htmlLength: html.length - '<script>track()</script>'.length,
     });
+  });
+
+  test('converts only the first maxHtmlCharacters of the HTML, never a tag cut in half', () => {
+    const paragraphs = Array.from({ length: 40 }, (_, index) => `<p>Paragraph ${index} about tide pools and the animals that live in them.</p>`).join('');
+    const html = `<html><body><main>${paragraphs}<p class="late" data-marker="half-tag">Last words.</p></main></body></html>`;
+    const limit = html.indexOf('data-marker') + 5;
+
+    const result = htmlToMarkdown(html, 'https://x.example/', { maxHtmlCharacters: limit });
+
+    expect(result.htmlLength).toBe(html.length);
+    expect(result.convertedLength).toBe(html.indexOf('<p class="late"'));
+    expect(result.markdown).toContain('Paragraph 0 about tide pools');
+    expect(result.markdown).toContain('Paragraph 39 about tide pools');
+    expect(result.markdown).not.toContain('data-');
+    expect(result.markdown).not.toContain('Last words');
+    // Below the limit nothing is cut.
+    expect(htmlToMarkdown(html, 'https://x.example/').convertedLength).toBeUndefined();
   });
 
   test('drops images that are not http(s) and keeps the alt text of the others', () => {

@@ -13,7 +13,24 @@ export interface HtmlMarkdown {
   markdown: string;
   /** `article` when Readability found the main content, `page` when the whole body was converted. */
   extraction: 'article' | 'page';
+  /** Characters of HTML left once scripts, styles and comments are cut out. */
+  htmlLength: number;
+  /** Set when that HTML was longer than `maxHtmlCharacters`: how many of its characters were converted. */
+  convertedLength?: number;
 }
+
+/** Options of {@link htmlToMarkdown}. */
+export interface HtmlToMarkdownOptions {
+  /**
+   * Most characters of HTML (after scripts, styles and comments are cut out) handed to the DOM parser,
+   * Readability and Turndown (default 524_288). Conversion is synchronous and costs about 0.5 ms per KB,
+   * so this bounds how long one page can block the event loop; the rest of a longer page is left out.
+   */
+  maxHtmlCharacters?: number;
+}
+
+/** The default of {@link HtmlToMarkdownOptions.maxHtmlCharacters}: 512 Ki characters. */
+export const DEFAULT_MAX_HTML_CHARACTERS = 512 * 1024;
 
 /** Below this many characters of text, Readability's pick is not trusted and the whole body is converted. */
 const MIN_ARTICLE_CHARACTERS = 200;
@@ -25,10 +42,13 @@ const NOISE_SELECTOR = 'script, style, noscript, template, iframe, svg, canvas, 
  * Converts an HTML page to readable Markdown: Mozilla Readability picks the article on a linkedom
  * DOM (dropping navigation, ads and footers), Turndown writes it as Markdown; when Readability finds
  * no article the whole body, minus navigation and scripts, is converted instead. Relative links and
- * images are made absolute against `pageUrl`.
+ * images are made absolute against `pageUrl`. Only the first `maxHtmlCharacters` of the HTML are
+ * converted (see {@link HtmlToMarkdownOptions}); `convertedLength` says when the page was cut.
  */
-export function htmlToMarkdown(source: string, pageUrl: string): HtmlMarkdown {
-  const html = stripHeavyMarkup(source);
+export function htmlToMarkdown(source: string, pageUrl: string, options: HtmlToMarkdownOptions = {}): HtmlMarkdown {
+  const stripped = stripHeavyMarkup(source);
+  const html = cutHtml(stripped, options.maxHtmlCharacters ?? DEFAULT_MAX_HTML_CHARACTERS);
+  const size = { htmlLength: stripped.length, ...(html.length < stripped.length ? { convertedLength: html.length } : {}) };
   const turndown = createTurndown();
   const { document } = parseHTML(html);
   const pageTitle = cleanTitle(document.title);
@@ -41,6 +61,7 @@ export function htmlToMarkdown(source: string, pageUrl: string): HtmlMarkdown {
       publishedTime: cleanTitle(article.publishedTime),
       markdown: tidy(turndown.turndown(article.content)),
       extraction: 'article',
+      ...size,
     };
   }
   // Readability changed the first DOM; convert a fresh one.
@@ -48,7 +69,21 @@ export function htmlToMarkdown(source: string, pageUrl: string): HtmlMarkdown {
   absolutiseLinks(fresh, pageUrl);
   for (const element of fresh.querySelectorAll(NOISE_SELECTOR)) element.remove();
   const body = fresh.body as { innerHTML?: string } | null;
-  return { title: pageTitle, byline: undefined, publishedTime: undefined, markdown: tidy(turndown.turndown(body?.innerHTML ?? html)), extraction: 'page' };
+  return { title: pageTitle, byline: undefined, publishedTime: undefined, markdown: tidy(turndown.turndown(body?.innerHTML ?? html)), extraction: 'page', ...size };
+}
+
+/** The first `max` characters of `html`, ending before a tag cut in half and never inside a surrogate pair. */
+function cutHtml(html: string, max: number): string {
+  if (html.length <= max) return html;
+  let end = Math.max(0, Math.floor(max));
+  const code = html.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  const openTag = html.lastIndexOf('<', end - 1);
+  if (openTag !== -1) {
+    const tagEnd = html.indexOf('>', openTag);
+    if (tagEnd === -1 || tagEnd >= end) end = openTag;
+  }
+  return html.slice(0, end);
 }
 
 function createTurndown(): TurndownService {

@@ -17,6 +17,8 @@ export interface RenderedContent {
   text: string;
   /** For HTML: whether Readability found an article or the whole page was converted. */
   extraction?: 'article' | 'page';
+  /** For HTML cut before conversion: characters of HTML converted, and how many there were (scripts and styles aside). */
+  htmlCut?: { converted: number; total: number };
 }
 
 /** The media type of a Content-Type header (`text/html`), or undefined. */
@@ -47,10 +49,11 @@ export function isReadableMediaType(mediaType: string | undefined): boolean {
 }
 
 /**
- * Turns a fetched body into what the model reads: HTML → readable Markdown, JSON → pretty-printed,
+ * Turns a fetched body into what the model reads: HTML → readable Markdown (only its first
+ * `maxHtmlCharacters` converted, see {@link htmlToMarkdown}), JSON → pretty-printed,
  * text → as is; anything else (or a body that looks binary) → a one-line description, not the bytes.
  */
-export function renderContent(options: { headers: IncomingHttpHeaders; body: Buffer; bodyRead: boolean; url: string }): RenderedContent {
+export function renderContent(options: { headers: IncomingHttpHeaders; body: Buffer; bodyRead: boolean; url: string; maxHtmlCharacters?: number }): RenderedContent {
   const { headers, body, url } = options;
   const declared = mediaTypeOf(headers);
   if (!options.bodyRead || !isReadableMediaType(declared) || looksBinary(body)) {
@@ -60,7 +63,7 @@ export function renderContent(options: { headers: IncomingHttpHeaders; body: Buf
   const text = decodeBody(body, headers['content-type'], declared === undefined || isHtml(declared));
   const mediaType = declared ?? (/^\s*(<!doctype html|<html|<head|<body)/i.test(text) ? 'text/html' : 'text/plain');
   if (isHtml(mediaType)) {
-    const converted = htmlToMarkdown(text, url);
+    const converted = htmlToMarkdown(text, url, options.maxHtmlCharacters === undefined ? {} : { maxHtmlCharacters: options.maxHtmlCharacters });
     return {
       kind: 'html',
       mediaType,
@@ -69,6 +72,7 @@ export function renderContent(options: { headers: IncomingHttpHeaders; body: Buf
       ...(converted.publishedTime === undefined ? {} : { publishedTime: converted.publishedTime }),
       text: converted.markdown,
       extraction: converted.extraction,
+      ...(converted.convertedLength === undefined ? {} : { htmlCut: { converted: converted.convertedLength, total: converted.htmlLength } }),
     };
   }
   if (isJson(mediaType)) {

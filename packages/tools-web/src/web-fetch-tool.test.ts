@@ -87,6 +87,12 @@ beforeAll(async () => {
         response.writeHead(200, { 'Content-Type': 'text/plain; charset=iso-8859-1' });
         response.end(Buffer.from('Caf\xe9 cr\xe8me', 'latin1'));
         return;
+      case '/huge-html': {
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        const sections = Array.from({ length: 400 }, (_, index) => `<h2>Section ${index}</h2><p>${'Tide pool notes. '.repeat(20)}</p>`).join('\n');
+        response.end(`<html><head><title>Field notes</title><script>${'x'.repeat(50_000)}</script></head><body><main>${sections}</main></body></html>`);
+        return;
+      }
       case '/plain':
         response.writeHead(200, { 'Content-Type': 'text/plain' });
         response.end('just text');
@@ -197,6 +203,21 @@ describe('web_fetch limits', () => {
     expect(result.isError).toBeUndefined();
     expect(result.details).toMatchObject({ bytes: 100_000, truncated: true, totalCharacters: 100_000 });
     expect(result.content).toContain('Content-Type: text/plain (98 KB, cut at the 98 KB size limit)');
+  });
+
+  test('converts only the first maxHtmlCharacters of a long HTML page and says so', async () => {
+    const result = await localTool({ maxHtmlCharacters: 20_000 }).execute({ url: `${server.origin}/huge-html`, max_length: 100_000 }, context());
+    expect(result.isError).toBeUndefined();
+    const text = String(result.content);
+    expect(text).toMatch(/^Note: only the first 20 KB of this page's \d+ KB of HTML \(scripts and styles aside\) were converted; the rest of the page is left out\.$/m);
+    expect(text).toContain('Section 0');
+    expect(text).not.toContain('Section 399');
+    expect(result.details?.htmlCut).toEqual({ converted: expect.any(Number), total: expect.any(Number) });
+    expect(result.details?.htmlCut?.converted).toBeLessThanOrEqual(20_000);
+    // The default limit converts this page (about 150 KB of HTML) whole.
+    const whole = await localTool().execute({ url: `${server.origin}/huge-html`, max_length: 100_000, offset: 0 }, context());
+    expect(whole.details?.htmlCut).toBeUndefined();
+    expect(String(whole.content)).not.toContain('Note: only the first');
   });
 
   test('times out on a server that stops sending', async () => {

@@ -6,6 +6,7 @@ import { fetchWebResource, type FetchPolicy } from './fetch-web-resource.js';
 import { normaliseHostName } from './host-policy.js';
 import { createFetchedPageCache, type FetchedPage } from './fetched-page.js';
 import { formatFetchedPage } from './format-fetched-page.js';
+import { DEFAULT_MAX_HTML_CHARACTERS } from './html-to-markdown.js';
 import { paginateText } from './paginate-text.js';
 import { displayUrl, formatBytes } from './plain-text.js';
 import { isReadableMediaType, mediaTypeOf, renderContent } from './render-content.js';
@@ -29,6 +30,12 @@ export interface WebFetchSettings {
   defaultMaxLength?: number;
   /** Extra CA certificates (PEM) trusted for https, in addition to Node's bundled roots (an intranet CA). */
   extraCA?: string[];
+  /**
+   * Most characters of a page's HTML (after scripts, styles and comments are cut out) converted to Markdown
+   * (default 524_288). Conversion runs on the event loop at about 0.5 ms per KB; this bounds how long one
+   * page can block it. The rest of a longer page is left out and the output says so.
+   */
+  maxHtmlCharacters?: number;
 }
 
 /** What web_fetch records for logs and UIs. */
@@ -46,6 +53,8 @@ export interface WebFetchDetails {
   size?: number;
   /** Whether the body was cut at the size cap. */
   truncated?: boolean;
+  /** Set when the HTML was longer than `maxHtmlCharacters`: characters converted and in total. */
+  htmlCut?: { converted: number; total: number };
   /** Whether this continuation was served from the page fetched earlier in the turn. */
   cached?: boolean;
   offset?: number;
@@ -85,6 +94,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
     readBody: (headers) => isReadableMediaType(mediaTypeOf(headers)),
     ...(settings.extraCA === undefined || settings.extraCA.length === 0 ? {} : { ca: [...rootCertificates, ...settings.extraCA] }),
   };
+  const maxHtmlCharacters = settings.maxHtmlCharacters ?? DEFAULT_MAX_HTML_CHARACTERS;
   const cache = createFetchedPageCache();
   return defineWorkerTool({
     name: 'web_fetch',
@@ -108,7 +118,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
       const cached = page !== undefined;
       if (page === undefined) {
         try {
-          page = await loadPage(params.url, policy, context.signal);
+          page = await loadPage(params.url, policy, maxHtmlCharacters, context.signal);
         } catch (error) {
           const failure =
             error instanceof WebFetchError
@@ -130,6 +140,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
         bytes: page.bytes,
         size: page.size,
         truncated: page.truncated,
+        ...(page.rendered.htmlCut === undefined ? {} : { htmlCut: page.rendered.htmlCut }),
         cached,
         offset: part.offset,
         end: part.end,
@@ -145,9 +156,9 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
   });
 }
 
-async function loadPage(url: string, policy: FetchPolicy, signal: AbortSignal): Promise<FetchedPage> {
+async function loadPage(url: string, policy: FetchPolicy, maxHtmlCharacters: number, signal: AbortSignal): Promise<FetchedPage> {
   const resource = await fetchWebResource(url, policy, signal);
-  const rendered = renderContent({ headers: resource.headers, body: resource.body, bodyRead: resource.bodyRead, url: resource.finalUrl });
+  const rendered = renderContent({ headers: resource.headers, body: resource.body, bodyRead: resource.bodyRead, url: resource.finalUrl, maxHtmlCharacters });
   return {
     url,
     finalUrl: resource.finalUrl,
