@@ -26,12 +26,15 @@ describe('blockedAddressReason', () => {
     ['[::ffff:169.254.169.254]', /IPv4-mapped.*link-local/],
     ['64:ff9b::10.0.0.1', /NAT64.*private/],
     ['2002:7f00:1::', /6to4.*loopback/],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', /Teredo/],
+    ['2001::1', /Teredo/],
+    ['64:ff9b:1::a00:1', /local-use NAT64/],
     ['example.com', /not an IP/],
   ])('refuses %s', (address, reason) => {
     expect(blockedAddressReason(address)).toMatch(reason);
   });
 
-  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2002:808:808::'])('allows public %s', (address) => {
+  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2002:808:808::', '2001:4860:4860::8888'])('allows public %s', (address) => {
     expect(blockedAddressReason(address)).toBeUndefined();
   });
 });

@@ -22,8 +22,8 @@ const BLOCKED_IPV4: readonly Range[] = [
 
 /**
  * Why web_fetch must not connect to an IP address (loopback, private, link-local and cloud metadata,
- * CGNAT, multicast, reserved; IPv6 loopback, ULA, link-local, multicast, and IPv4 addresses embedded
- * in IPv6), or `undefined` when it is a public address. A string that is not an IP is refused too.
+ * CGNAT, multicast, reserved; IPv6 loopback, ULA, link-local, multicast, Teredo, and IPv4 addresses
+ * embedded in IPv6), or `undefined` when it is a public address. A string that is not an IP is refused too.
  */
 export function blockedAddressReason(address: string): string | undefined {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
@@ -51,7 +51,10 @@ function ipv6Reason(groups: number[]): string | undefined {
   if ((g0 | g1 | g2 | g3 | g4) === 0 && g5 === 0xffff) return embeddedReason('an IPv4-mapped IPv6 address', embedded);
   if (firstSix === 0) return embeddedReason('an IPv4-compatible IPv6 address', embedded);
   if (g0 === 0x64 && g1 === 0xff9b && (g2 | g3 | g4 | g5) === 0) return embeddedReason('a NAT64 address', embedded);
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return 'a local-use NAT64 address (64:ff9b:1::/48)';
   if (g0 === 0x2002) return embeddedReason('a 6to4 address', ((g1 << 16) | g2) >>> 0);
+  // Teredo tunnels to an IPv4 address hidden (inverted) in the last 32 bits; none is fetched.
+  if (g0 === 0x2001 && g1 === 0) return 'a Teredo tunnel address (2001::/32)';
   if ((g0 & 0xfe00) === 0xfc00) return 'a unique local IPv6 address (fc00::/7)';
   if ((g0 & 0xffc0) === 0xfe80) return 'a link-local IPv6 address (fe80::/10)';
   if ((g0 & 0xffc0) === 0xfec0) return 'a site-local IPv6 address (fec0::/10)';

@@ -285,6 +285,7 @@ describe('web_fetch safety', () => {
     ['metadata.test', '169.254.169.254', 'resolves to 169.254.169.254, a link-local address'],
     ['mapped.test', '::ffff:10.0.0.1', 'resolves to ::ffff:10.0.0.1, an IPv4-mapped IPv6 address of a private address'],
     ['ula.test', 'fd12::1', 'resolves to fd12::1, a unique local IPv6 address'],
+    ['teredo.test', '2001:0:4136:e378:8000:63bf:80ff:fffe', 'resolves to 2001:0:4136:e378:8000:63bf:80ff:fffe, a Teredo tunnel address'],
     ['mixed.test', ['93.184.216.34', '10.9.8.7'], 'resolves to 10.9.8.7, a private address'],
   ])('refuses %s, which resolves to %s', async (hostname, address, reason) => {
     const before = server.requests.length;
