@@ -92,7 +92,11 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
   } catch (error) {
     if (ownsDriver) await driver.close().catch(() => {});
     if (error instanceof ControlPlaneFailure || error instanceof ControlPlaneInputError) throw error;
-    throw new ControlPlaneFailure('database_unavailable', `The control plane could not open its database: ${(error as Error).message}`, {
+    const hint =
+      driver.kind === 'postgres'
+        ? ' Check that the PostgreSQL server in the database URL (DATABASE_URL) is running and reachable, and that the database exists.'
+        : '';
+    throw new ControlPlaneFailure('database_unavailable', `The control plane could not open its database: ${(error as Error).message}.${hint}`, {
       cause: error,
     });
   }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ControlPlaneInputError } from './errors.js';
 import type { SqlDriver, SqlExecutor, SqlResult } from './sql-driver.js';
 
 /** Options of `createPostgresDriver`. */
@@ -9,16 +10,21 @@ export interface PostgresDriverOptions {
   maxConnections?: number;
   /** The `application_name` the server sees (default `ankole`). */
   applicationName?: string;
+  /** Give up connecting after this long, in ms, instead of waiting forever on a server that does not answer (default 10 000). */
+  connectTimeoutMs?: number;
 }
 
 /**
- * A `SqlDriver` on a PostgreSQL server through a node-postgres pool. Connects lazily, on the first query.
+ * A `SqlDriver` on a PostgreSQL server through a node-postgres pool. Connects lazily, on the first query
+ * (which fails after `connectTimeoutMs` when the server does not answer).
+ * @throws ControlPlaneInputError (`database_url_invalid`) when the connection string is not a `postgres://` URL.
  */
 export function createPostgresDriver(options: PostgresDriverOptions): SqlDriver {
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
+    connectionString: checkDatabaseUrl(options.connectionString),
     max: options.maxConnections ?? 10,
     application_name: options.applicationName ?? 'ankole',
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
@@ -61,4 +67,15 @@ export function createPostgresDriver(options: PostgresDriverOptions): SqlDriver 
       await pool.end();
     },
   };
+}
+
+function checkDatabaseUrl(url: string): string {
+  if (!/^postgres(ql)?:\/\//i.test(url.trim())) {
+    throw new ControlPlaneInputError(
+      'database_url_invalid',
+      'The database URL (DATABASE_URL) is not a PostgreSQL URL: use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, e.g. postgres://postgres@127.0.0.1:5432/ankole.',
+      { field: 'databaseUrl' },
+    );
+  }
+  return url;
 }
