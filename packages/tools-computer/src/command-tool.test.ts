@@ -67,7 +67,7 @@ describe('command', () => {
       expect(textOf(result)).not.toContain('do-not-leak');
       expect(textOf(result)).toContain('ALLOWED_TOKEN=visible');
       expect(textOf(result)).toContain(`HOME=${home.path}`);
-      expect(names).toEqual(['ALLOWED_TOKEN', 'GIT_PAGER', 'HOME', 'LANG', 'NO_COLOR', 'PAGER', 'PATH', 'PWD', 'SHLVL', 'TERM', '_']);
+      expect(names).toEqual(['ALLOWED_TOKEN', 'ANKOLE_COMMAND_ID', 'GIT_PAGER', 'HOME', 'LANG', 'NO_COLOR', 'PAGER', 'PATH', 'PWD', 'SHLVL', 'TERM', '_']);
     } finally {
       delete process.env.ANKOLE_WORKER_SECRET;
     }
@@ -137,6 +137,39 @@ describe('command', () => {
     leftovers.push(pid);
     expect(textOf(result)).toContain('started');
     expect(isAlive(pid)).toBe(false);
+  });
+
+  // The escaped process writes its pid, then its process group; the shell's pid is the command's group.
+  const escape = (redirect: string) =>
+    `setsid bash -c 'echo $$ > escaped.pid; cut -d" " -f5 /proc/$$/stat > escaped.pgid; exec sleep 1000' ${redirect} & ` +
+    'echo $$ > shell.pid; while [ ! -s escaped.pgid ]; do sleep 0.01; done; echo started';
+
+  test('a process that left the process group (setsid) is killed too, and its open output does not hold the call', async () => {
+    for (const redirect of ['', '> /dev/null 2>&1']) {
+      const result = await callTool(commandTool({ limits: { killGraceMs: 200 } }), { command: escape(redirect) });
+      const escaped = Number(readFileSync(path.join(home.path, 'escaped.pid'), 'utf8'));
+      leftovers.push(escaped);
+      expect(textOf(result), redirect).toContain('started');
+      expect(result.isError, redirect).toBe(false);
+      // It really had left the command's group…
+      expect(readFileSync(path.join(home.path, 'escaped.pgid'), 'utf8').trim()).not.toBe(readFileSync(path.join(home.path, 'shell.pid'), 'utf8').trim());
+      // …and it is gone all the same.
+      expect(isAlive(escaped), redirect).toBe(false);
+    }
+  });
+
+  test('a timeout kills processes that left the process group too', async () => {
+    const running = callTool(commandTool({ limits: { killGraceMs: 200 } }), { command: `${escape('')}; sleep 1000`, timeout_ms: 1000 });
+    const escaped = await childPid('escaped.pid');
+    const result = await running;
+    expect(result.details).toMatchObject({ timedOut: true });
+    expect(isAlive(escaped)).toBe(false);
+  });
+
+  test('the default timeout applies when the model gives none', async () => {
+    const result = await callTool(commandTool({ limits: { commandTimeoutMs: 300, killGraceMs: 200 } }), { command: 'sleep 1000' });
+    expect(result.details).toMatchObject({ timedOut: true });
+    expect(textOf(result)).toMatch(/^Timed out after 300 ms/);
   });
 
   test('the model may ask for a timeout up to the ceiling, not above', () => {

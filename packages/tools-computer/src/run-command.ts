@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { CappedOutput } from './capped-output.js';
+import { COMMAND_MARKER_VARIABLE, liveCommandProcesses, signalCommandProcesses } from './command-processes.js';
 
 /** What `runCommand` needs. */
 export interface RunCommandOptions {
@@ -34,10 +35,15 @@ export interface CommandRun {
   pid: number | undefined;
 }
 
+/** How long the output pipes may stay open once every process of the command is gone (held by a process that shed the marker). */
+const PIPE_CLOSE_WAIT_MS = 500;
+
 /**
- * Runs a command line in a new process group (`bash -c`, detached) and waits until it ends and its
- * whole process group is gone. When the shell exits, any process it left in its group is killed; on
- * timeout or abort the group gets SIGTERM, then SIGKILL after the grace period. Output is capped.
+ * Runs a command line in a new process group (`bash -c`, detached) and waits until it ends and every
+ * process it started is gone. Each process it starts carries `ANKOLE_COMMAND_ID=<unique id>` in its
+ * environment, so processes that left the group (`setsid`, daemons) are found too (through `/proc`).
+ * When the shell exits, whatever it left running is killed; on timeout or abort everything gets
+ * SIGTERM, then SIGKILL after the grace period. Output is capped.
  * @throws Error only when the shell cannot be started at all (e.g. `bash` missing); never on a failing command.
  */
 export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
@@ -49,121 +55,91 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
       resolve({ exitCode: null, exitSignal: null, stdout, stderr, durationMs: 0, timedOut: false, aborted: true, pid: undefined });
       return;
     }
+    const commandId = randomUUID();
     const child = spawn(options.shell ?? 'bash', ['-c', options.command], {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [COMMAND_MARKER_VARIABLE]: commandId },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const pid = child.pid;
     let timedOut = false;
     let aborted = false;
-    let exitCode: number | null = null;
-    let exitSignal: string | null = null;
     let killTimer: NodeJS.Timeout | undefined;
     let settled = false;
+    let closed = false;
+    const pipesClosed = new Promise<void>((done) =>
+      child.on('close', () => {
+        closed = true;
+        done();
+      }),
+    );
 
-    const signalGroup = (signal: NodeJS.Signals): boolean => {
-      if (pid === undefined) return false;
-      try {
-        process.kill(-pid, signal);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    const killGroup = (): void => {
-      if (signalGroup('SIGTERM') && killTimer === undefined) {
-        killTimer = setTimeout(() => signalGroup('SIGKILL'), options.killGraceMs);
-      }
+    const killAll = (): void => {
+      if (pid === undefined || killTimer !== undefined) return;
+      signalCommandProcesses(pid, liveCommandProcesses(pid, commandId), 'SIGTERM');
+      killTimer = setTimeout(() => signalCommandProcesses(pid, liveCommandProcesses(pid, commandId), 'SIGKILL'), options.killGraceMs);
     };
     const timeoutTimer = setTimeout(() => {
       timedOut = true;
-      killGroup();
+      killAll();
     }, options.timeoutMs);
     const onAbort = (): void => {
       aborted = true;
-      killGroup();
+      killAll();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    const stopWatching = (): void => {
+      clearTimeout(timeoutTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
 
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.on('exit', (code, signal) => {
-      exitCode = code;
-      exitSignal = signal;
-      // The shell is gone; whatever it left behind in its group goes too.
-      killGroup();
-    });
     child.on('error', (error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timeoutTimer);
+      stopWatching();
       if (killTimer !== undefined) clearTimeout(killTimer);
-      options.signal?.removeEventListener('abort', onAbort);
       reject(error);
     });
-    child.on('close', () => {
+    child.on('exit', (exitCode, exitSignal) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timeoutTimer);
-      options.signal?.removeEventListener('abort', onAbort);
-      void waitForGroupGone(pid, options.killGraceMs + 1_000).then(() => {
-        if (killTimer !== undefined) clearTimeout(killTimer);
-        resolve({ exitCode, exitSignal, stdout, stderr, durationMs: performance.now() - started, timedOut, aborted, pid });
-      });
+      stopWatching();
+      // The shell is gone; whatever it left running goes too, before the call returns.
+      void stopLeftovers(pid, commandId, options.killGraceMs)
+        .then(async () => {
+          if (killTimer !== undefined) clearTimeout(killTimer);
+          if (!closed) await Promise.race([pipesClosed, delay(PIPE_CLOSE_WAIT_MS)]);
+          if (!closed) {
+            // A process that shed the marker still holds the output: stop reading it.
+            child.stdout.destroy();
+            child.stderr.destroy();
+          }
+        })
+        .then(() => resolve({ exitCode, exitSignal, stdout, stderr, durationMs: performance.now() - started, timedOut, aborted, pid }));
     });
   });
 }
 
-/** Waits (polling, bounded) until no live process is left in the group; SIGKILLs it when the bound passes. */
-async function waitForGroupGone(pgid: number | undefined, boundMs: number): Promise<void> {
+/** Kills what a command left running (SIGTERM, SIGKILL after the grace period) and waits until it is gone (bounded). */
+async function stopLeftovers(pgid: number | undefined, commandId: string, graceMs: number): Promise<void> {
   if (pgid === undefined) return;
-  const deadline = Date.now() + boundMs;
-  while (groupExists(pgid)) {
-    if (Date.now() > deadline) {
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        return;
-      }
-      return;
+  let live = liveCommandProcesses(pgid, commandId);
+  if (live.length === 0) return;
+  signalCommandProcesses(pgid, live, 'SIGTERM');
+  for (const [signal, waitMs] of [['SIGKILL', graceMs], [undefined, 1_000]] as const) {
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline) {
+      await delay(10);
+      live = liveCommandProcesses(pgid, commandId);
+      if (live.length === 0) return;
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (signal !== undefined) signalCommandProcesses(pgid, live, signal);
   }
 }
 
-/**
- * Whether a live (not zombie) process is left in the group. `kill(-pgid, 0)` alone is not enough:
- * orphans reparented to an init that does not reap stay as zombies, which count as dead here.
- */
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return false;
-  }
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const state = processState(entry);
-    if (state !== undefined && state.pgid === pgid && state.state !== 'Z' && state.state !== 'X') return true;
-  }
-  return false;
-}
-
-function processState(pid: string): { state: string; pgid: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgid: Number(fields[2]) };
-  } catch {
-    return undefined;
-  }
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
