@@ -1,6 +1,7 @@
 import { createOpenAIResponsesGateway, type ModelGateway } from '@core/runtime';
 import { reply, startTestModelServer } from '@core/testkit';
 import { demoScenario } from '../demo/demo-scenario.js';
+import { CliError } from './cli-error.js';
 
 /** The model used when neither `--model` nor `ANKOLE_MODEL` names one. */
 export const DEFAULT_MODEL = 'gpt-5-mini';
@@ -36,6 +37,7 @@ export interface OpenModelOptions {
  * A real model when `OPENAI_API_KEY` is set (at `OPENAI_BASE_URL` when set: any Responses-compatible
  * server), otherwise the offline demo model: a scripted local server, started in-process, that drives
  * the real tools.
+ * @throws CliError when `OPENAI_BASE_URL` is not an http(s) URL.
  */
 export async function openModel(options: OpenModelOptions): Promise<ModelSetup> {
   const apiKey = options.env.OPENAI_API_KEY;
@@ -43,6 +45,9 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
   if (options.forceDemo !== true && apiKey !== undefined && apiKey !== '') {
     const model = options.model ?? nonEmpty(options.env.ANKOLE_MODEL) ?? DEFAULT_MODEL;
     const baseURL = nonEmpty(baseURLEnv) ?? 'https://api.openai.com/v1';
+    if (!isHttpURL(baseURL)) {
+      throw new CliError('base_url_invalid', `OPENAI_BASE_URL ${JSON.stringify(baseURL)} is not an http(s) URL: set it to the server's API root, e.g. http://localhost:8000/v1.`);
+    }
     const recorded = recordErrors(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2 }));
     return {
       ...recorded,
@@ -75,6 +80,15 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
     notice: `Running the offline demo model${why}: a scripted local model drives the real tools; your prompt is not sent anywhere.`,
     close: () => server.close(),
   };
+}
+
+function isHttpURL(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -65,8 +65,11 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
   if (skills !== undefined) {
     const skillsDir = path.resolve(io.cwd, skills);
     const info = await stat(skillsDir).catch(() => undefined);
-    if (info === undefined || !info.isDirectory()) {
+    if (info === undefined) {
       throw new CliError('skills_not_found', `The skills folder ${skillsDir} does not exist: give --skills a folder that holds one sub-folder per skill.`);
+    }
+    if (!info.isDirectory()) {
+      throw new CliError('skills_not_folder', `The skills path ${skillsDir} is not a folder: give --skills a folder that holds one sub-folder per skill.`);
     }
     context.skillsDir = skillsDir;
   }
@@ -84,7 +87,8 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
     if (mcpConfig !== undefined) {
       const configPath = path.resolve(io.cwd, mcpConfig);
       const info = await stat(configPath).catch(() => undefined);
-      if (info === undefined || !info.isFile()) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: give --mcp-config an mcporter config file.`);
+      if (info === undefined) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: give --mcp-config an mcporter config file.`);
+      if (!info.isFile()) throw new CliError('mcp_config_not_file', `The MCP config ${configPath} is not a file: give --mcp-config an mcporter config file (JSON with mcpServers).`);
       const mcp = await createMcpTools({
         configPath,
         rootDir: path.dirname(configPath),

@@ -81,10 +81,34 @@ describe('errors a user can cause: one sentence on stderr, a non-zero exit code'
     expectOneSentence(stderr, /--env NOT_SET_ANYWHERE: NOT_SET_ANYWHERE is not set here/);
   });
 
-  it('an unknown web search provider', async () => {
+  it('an unknown web search provider, by flag or by WEB_SEARCH_PROVIDER', async () => {
     const { code, stderr } = await runCliProcess(['tools', '--web-search', 'altavista'], env);
     expect(code).toBe(2);
     expectOneSentence(stderr, /altavista/);
+    const fromEnv = await runCliProcess(['run', 'hi'], { ...env, WEB_SEARCH_PROVIDER: 'bing' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stdout).toBe('');
+    expectOneSentence(fromEnv.stderr, /WEB_SEARCH_PROVIDER.*bing/);
+  });
+
+  it('a --max-steps that is not a number, a skills path or MCP config that is not what it should be', async () => {
+    const steps = await runCliProcess(['run', '--max-steps', 'abc', 'hi'], env);
+    expect(steps.code).toBe(2);
+    expectOneSentence(steps.stderr, /--max-steps of `ankole run` must be a whole number of 1 or more, got "abc"\./);
+    const file = path.join(scratch, 'file');
+    await writeFile(file, 'x');
+    const skills = await runCliProcess(['tools', '--home', scratch, '--skills', file], env);
+    expect(skills.code).toBe(2);
+    expectOneSentence(skills.stderr, new RegExp(`The skills path ${file} is not a folder`));
+    const mcp = await runCliProcess(['tools', '--home', scratch, '--mcp-config', scratch], env);
+    expect(mcp.code).toBe(2);
+    expectOneSentence(mcp.stderr, new RegExp(`The MCP config ${scratch} is not a file`));
+  });
+
+  it('an OPENAI_BASE_URL that is not a URL', async () => {
+    const { code, stderr } = await runCliProcess(['run', '--home', scratch, 'hi'], { ...env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'localhost:8000' });
+    expect(code).toBe(2);
+    expectOneSentence(stderr, /^ankole: OPENAI_BASE_URL "localhost:8000" is not an http\(s\) URL: set it to the server's API root, e\.g\. http:\/\/localhost:8000\/v1\.$/);
   });
 
   it('an unreachable model endpoint', async () => {
