@@ -13,6 +13,7 @@ export function createJsonRenderer(output: CliOutput): TurnRenderer {
     warning: (message) => line({ type: 'run.warning', message }),
     event: (event) => line(event),
     interrupted: () => line({ type: 'run.interrupted' }),
+    release: () => undefined,
     finish: (summary) =>
       line({
         type: 'run.completed',

@@ -138,6 +138,17 @@ describe('createTerminalRenderer on a terminal', () => {
     expect(terminal.raw()).toContain('\u001b[1mFiles changed\u001b[22m');
   });
 
+  it('puts the terminal back when the process must leave at once (a second Ctrl-C): live lines gone, cursor shown', () => {
+    const terminal = createVirtualTerminal();
+    const renderer = createTerminalRenderer({ output: terminal, live: true, color: true });
+    renderer.start(header);
+    renderer.event(started('a', 'Reading a.md'));
+    expect(terminal.raw()).toContain('\u001b[?25l');
+    renderer.release();
+    expect(terminal.screen()).toBe('Running the offline demo model.\nAgent default · home /h · 7 tools\n\n');
+    expect(terminal.raw().endsWith('\u001b[?25h')).toBe(true);
+  });
+
   it('never lets a label or streamed text move the cursor or change colours', () => {
     const terminal = createVirtualTerminal();
     const renderer = createTerminalRenderer({ output: terminal, live: false, color: false });

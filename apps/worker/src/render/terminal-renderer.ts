@@ -173,6 +173,9 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
           return;
       }
     },
+    release() {
+      stop();
+    },
     interrupted() {
       print([style.red('Interrupted (Ctrl-C): aborting the turn and its running tools… (Ctrl-C again to quit at once)')]);
     },

@@ -33,4 +33,6 @@ export interface TurnRenderer {
   /** Ctrl-C was pressed: the turn is being aborted. */
   interrupted(): void;
   finish(summary: TurnSummary): void;
+  /** The process leaves at once (a second Ctrl-C): put the terminal back (live lines gone, cursor shown). */
+  release(): void;
 }

@@ -90,7 +90,8 @@ describe('ankole run with the offline demo model (piped)', () => {
     expect(String(events[0]?.notice)).toMatch(/^Running the offline demo model/);
     const repaired = events.find((event) => event.type === 'activity.completed' && event.callId === 'call_write_ideas');
     expect(repaired).toMatchObject({ status: 'success', repairs: [{ kind: 'extracted' }, { kind: 'syntax_repaired' }] });
-    expect(events.filter((event) => event.type === 'presentation')).toHaveLength(4);
+    const checklists = events.filter((event) => event.type === 'presentation' && (event.event as { kind?: string }).kind === 'checklist');
+    expect(checklists).toHaveLength(4);
     expect(events.at(-2)).toMatchObject({ type: 'turn.completed', reason: 'completed', steps: 6 });
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', exitCode: 0, toolCalls: 11, interrupted: false });
   });

@@ -94,7 +94,10 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
   const { context } = setup;
   let interrupted = false;
   const removeInterrupt = io.onInterrupt(() => {
-    if (interrupted) io.exit(EXIT_CODES.interrupted);
+    if (interrupted) {
+      renderer.release();
+      io.exit(EXIT_CODES.interrupted);
+    }
     interrupted = true;
     renderer.interrupted();
     controller.abort();
