@@ -69,6 +69,53 @@ describe('createBraveSearchProvider', () => {
     expect(results).toHaveLength(2);
   });
 
+  test('without Retry-After, waits for the X-RateLimit-Reset of the exhausted window, then succeeds', async () => {
+    let calls = 0;
+    server = await startLocalServer((_request, response) => {
+      calls += 1;
+      if (calls === 1) {
+        // Brave's documented headers: per-second and per-month windows; the per-second one is used up.
+        sendJson(
+          response,
+          429,
+          { type: 'ErrorResponse', error: { id: 'x', status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan', meta: { plan: 'Free', rate_limit: 1, rate_current: 1, quota_limit: 2000, quota_current: 15 } } },
+          { 'X-RateLimit-Limit': '1, 2000', 'X-RateLimit-Remaining': '0, 1985', 'X-RateLimit-Reset': '2, 1419704' },
+        );
+        return;
+      }
+      sendJson(response, 200, fixture);
+    });
+    const delays: number[] = [];
+    const provider = createBraveSearchProvider({ apiKey: 'k', baseURL: server.origin, retry: { sleep: async (ms) => void delays.push(ms) } });
+
+    const results = await provider.search('rust', { count: 2, signal: signal() });
+
+    expect(delays).toEqual([2000]);
+    expect(server.requests).toHaveLength(2);
+    expect(results).toHaveLength(2);
+  });
+
+  test('reports a used-up monthly quota as quota exceeded, without retrying', async () => {
+    server = await startLocalServer((_request, response) =>
+      sendJson(
+        response,
+        429,
+        { type: 'ErrorResponse', error: { id: 'x', status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan', meta: { plan: 'Free', rate_limit: 1, rate_current: 0, quota_limit: 2000, quota_current: 2000 } } },
+        { 'X-RateLimit-Remaining': '1, 0', 'X-RateLimit-Reset': '1, 1419704' },
+      ),
+    );
+    const delays: number[] = [];
+    const provider = createBraveSearchProvider({ apiKey: 'k', baseURL: server.origin, retry: { sleep: async (ms) => void delays.push(ms) } });
+
+    const error = await provider.search('q', { count: 3, signal: signal() }).catch((caught: unknown) => caught);
+
+    expect(error).toMatchObject({ code: 'search_quota_exceeded', status: 429 });
+    expect((error as Error).message).toContain('Brave Search quota is used up');
+    expect((error as Error).message).toContain('retry after 17 days');
+    expect(delays).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
   test('reports an invalid subscription token as an auth error naming the key variable', async () => {
     server = await startLocalServer((_request, response) =>
       sendJson(response, 422, {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpointURL } from './endpoint-url.js';
 import { WebConfigError } from './errors.js';
 import { normaliseDate, plainText } from './plain-text.js';
-import { resolveRetryOptions, type RetryOptions } from './retry-policy.js';
+import { isRetryableStatus, parseRetryAfter, resolveRetryOptions, type RetryOptions } from './retry-policy.js';
 import { retryAfterText, sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
 import type { WebSearchProvider, WebSearchResult } from './web-search-provider.js';
 
@@ -42,8 +42,14 @@ const braveResponseSchema = z.object({
     .optional(),
 });
 
+// Errors: { type: 'ErrorResponse', error: { id, status, code, detail, meta: { quota_limit, quota_current, … } } }.
 const braveErrorSchema = z.object({
-  error: z.object({ code: z.string().optional(), detail: z.string().optional(), status: z.number().optional() }),
+  error: z.object({
+    code: z.string().optional(),
+    detail: z.string().optional(),
+    status: z.number().optional(),
+    meta: z.object({ quota_limit: z.number().nullish(), quota_current: z.number().nullish() }).passthrough().nullish(),
+  }),
 });
 
 /**
@@ -77,6 +83,8 @@ export function createBraveSearchProvider(options: BraveSearchProviderOptions): 
         retry,
         schema: braveResponseSchema,
         describeFailure: describeBraveFailure,
+        isRetryable: (status, errorBody) => isRetryableStatus(status) && !isQuotaExhausted(errorBody),
+        retryAfter: braveRetryAfter,
       });
       return (body.web?.results ?? []).slice(0, count).map((result): WebSearchResult => {
         const published = normaliseDate(result.page_age) ?? normaliseDate(result.age);
@@ -91,6 +99,34 @@ export function createBraveSearchProvider(options: BraveSearchProviderOptions): 
   };
 }
 
+/** Whether a Brave error says the plan's quota is used up (a `QUOTA_…` code, or `quota_current` at `quota_limit`): no retry helps. */
+function isQuotaExhausted(body: unknown): boolean {
+  const parsed = braveErrorSchema.safeParse(body);
+  if (!parsed.success) return false;
+  const { code, meta } = parsed.data.error;
+  if (code?.includes('QUOTA') === true) return true;
+  const limit = meta?.quota_limit;
+  const current = meta?.quota_current;
+  return typeof limit === 'number' && typeof current === 'number' && limit > 0 && current >= limit;
+}
+
+/**
+ * Brave's wait hint: `Retry-After` when sent, else its documented rate-limit headers — for every window
+ * whose `X-RateLimit-Remaining` is 0, its `X-RateLimit-Reset` (seconds); the longest of those.
+ */
+function braveRetryAfter(headers: Headers): number | undefined {
+  const retryAfter = parseRetryAfter(headers.get('retry-after'));
+  if (retryAfter !== undefined) return retryAfter;
+  const remaining = (headers.get('x-ratelimit-remaining') ?? '').split(',').map((value) => Number(value.trim()));
+  const reset = (headers.get('x-ratelimit-reset') ?? '').split(',').map((value) => Number(value.trim()));
+  let longest: number | undefined;
+  remaining.forEach((left, index) => {
+    const seconds = reset[index];
+    if (left === 0 && seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) longest = Math.max(longest ?? 0, seconds * 1000);
+  });
+  return longest;
+}
+
 function describeBraveFailure(status: number, body: unknown, retryAfterMs: number | undefined): ProviderFailure {
   const parsed = braveErrorSchema.safeParse(body);
   const code = parsed.success ? (parsed.data.error.code ?? '') : '';
@@ -98,8 +134,8 @@ function describeBraveFailure(status: number, body: unknown, retryAfterMs: numbe
   if (status === 401 || status === 403 || code.startsWith('SUBSCRIPTION_TOKEN')) {
     return { code: 'search_auth_failed', message: `Brave Search rejected the API key, HTTP ${status}${detail}. Check BRAVE_API_KEY.` };
   }
-  if (code.includes('QUOTA')) {
-    return { code: 'search_quota_exceeded', message: `Brave Search quota is used up, HTTP ${status}${detail}.${retryAfterText(retryAfterMs)}` };
+  if (isQuotaExhausted(body)) {
+    return { code: 'search_quota_exceeded', message: `Brave Search quota is used up, HTTP ${status}${detail}. Upgrade the plan or wait for the quota to reset.${retryAfterText(retryAfterMs)}` };
   }
   if (status === 429) {
     return { code: 'search_rate_limited', message: `Brave Search is rate limiting this key, HTTP 429${detail}; retries did not get through before the deadline.${retryAfterText(retryAfterMs)}` };

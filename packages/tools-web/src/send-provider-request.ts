@@ -26,6 +26,10 @@ export interface ProviderRequest<TSchema extends z.ZodType> {
   schema: TSchema;
   /** Reads a non-2xx answer (after retries) into an error code and message. */
   describeFailure: (status: number, body: unknown, retryAfterMs: number | undefined) => ProviderFailure;
+  /** Whether a non-2xx answer is worth retrying (default: 429 and 5xx); e.g. a used-up quota is not. */
+  isRetryable?: (status: number, body: unknown) => boolean;
+  /** How long the provider asks to wait, in ms (default: the `Retry-After` header). */
+  retryAfter?: (headers: Headers) => number | undefined;
 }
 
 /**
@@ -74,10 +78,12 @@ export async function sendProviderRequest<TSchema extends z.ZodType>(request: Pr
       return checked.data;
     }
 
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    if (isRetryableStatus(response.status) && (await waitBeforeRetry(request, attempt, retryAfterMs))) continue;
-    const body = parseJson(text);
-    const failure = request.describeFailure(response.status, body.ok ? body.value : text, retryAfterMs);
+    const parsedBody = parseJson(text);
+    const body = parsedBody.ok ? parsedBody.value : text;
+    const retryAfterMs = request.retryAfter === undefined ? parseRetryAfter(response.headers.get('retry-after')) : request.retryAfter(response.headers);
+    const retryable = request.isRetryable === undefined ? isRetryableStatus(response.status) : request.isRetryable(response.status, body);
+    if (retryable && (await waitBeforeRetry(request, attempt, retryAfterMs))) continue;
+    const failure = request.describeFailure(response.status, body, retryAfterMs);
     throw new WebSearchError(failure.code, provider, failure.message, { status: response.status });
   }
 }
@@ -121,7 +127,11 @@ function errorText(error: unknown): string {
   return error.message;
 }
 
-/** Formats a Retry-After for messages ("retry after 30 s"). */
+/** Formats a Retry-After for messages ("retry after 30 s", "after 5 min", "after 17 days"). */
 export function retryAfterText(retryAfterMs: number | undefined): string {
-  return retryAfterMs === undefined ? '' : ` The provider asks to retry after ${Math.ceil(retryAfterMs / 1000)} s.`;
+  if (retryAfterMs === undefined) return '';
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  const span =
+    seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.ceil(seconds / 60)} min` : seconds < 172_800 ? `${Math.ceil(seconds / 3600)} h` : `${Math.ceil(seconds / 86_400)} days`;
+  return ` The provider asks to retry after ${span}.`;
 }
