@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { endpointURL } from './endpoint-url.js';
 import { WebConfigError } from './errors.js';
-import { normaliseDate, plainText } from './plain-text.js';
 import { isRetryableStatus, parseRetryAfter, resolveRetryOptions, type RetryOptions } from './retry-policy.js';
 import { retryAfterText, sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
-import type { WebSearchProvider, WebSearchResult } from './web-search-provider.js';
+import { toSearchResult } from './to-search-result.js';
+import type { WebSearchProvider } from './web-search-provider.js';
 
 /** Options of {@link createBraveSearchProvider}. */
 export interface BraveSearchProviderOptions {
@@ -86,15 +86,9 @@ export function createBraveSearchProvider(options: BraveSearchProviderOptions): 
         isRetryable: (status, errorBody) => isRetryableStatus(status) && !isQuotaExhausted(errorBody),
         retryAfter: braveRetryAfter,
       });
-      return (body.web?.results ?? []).slice(0, count).map((result): WebSearchResult => {
-        const published = normaliseDate(result.page_age) ?? normaliseDate(result.age);
-        return {
-          title: plainText(result.title),
-          url: result.url,
-          snippet: plainText(result.description ?? ''),
-          ...(published === undefined ? {} : { published }),
-        };
-      });
+      return (body.web?.results ?? [])
+        .slice(0, count)
+        .map((result) => toSearchResult({ title: result.title, url: result.url, snippet: result.description, dates: [result.page_age, result.age] }));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { WebFetchError } from './errors.js';
-import { requestOnce } from './request-once.js';
+import { requestOnce, type RawResponse } from './request-once.js';
 import { isTimeout } from './send-provider-request.js';
 import { vetHost, type HostLookup } from './vet-host.js';
 
@@ -19,19 +19,13 @@ export interface FetchPolicy {
 }
 
 /** A fetched resource: the final response after redirects, its body cut at the size cap. */
-export interface FetchedResource {
+export interface FetchedResource extends RawResponse {
   /** The URL asked for. */
   url: string;
   /** The URL that answered (after redirects). */
   finalUrl: string;
   /** Every redirect target, in order. */
   redirects: string[];
-  status: number;
-  statusText: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  truncated: boolean;
-  bodyRead: boolean;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { endpointURL } from './endpoint-url.js';
 import { WebConfigError } from './errors.js';
-import { normaliseDate, plainText } from './plain-text.js';
 import { resolveRetryOptions, type RetryOptions } from './retry-policy.js';
 import { sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
-import type { WebSearchProvider, WebSearchResult } from './web-search-provider.js';
+import { toSearchResult } from './to-search-result.js';
+import type { WebSearchProvider } from './web-search-provider.js';
 
 /** Options of {@link createSearxngSearchProvider}. */
 export interface SearxngSearchProviderOptions {
@@ -66,15 +66,9 @@ export function createSearxngSearchProvider(options: SearxngSearchProviderOption
         schema: searxngResponseSchema,
         describeFailure: describeSearxngFailure,
       });
-      return body.results.slice(0, count).map((result): WebSearchResult => {
-        const published = normaliseDate(result.publishedDate);
-        return {
-          title: plainText(result.title ?? '') || result.url,
-          url: result.url,
-          snippet: plainText(result.content ?? ''),
-          ...(published === undefined ? {} : { published }),
-        };
-      });
+      return body.results
+        .slice(0, count)
+        .map((result) => toSearchResult({ title: result.title, url: result.url, snippet: result.content, dates: [result.publishedDate] }));
     },
   };
 }
