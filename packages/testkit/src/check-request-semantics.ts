@@ -1,4 +1,5 @@
 import { invalidRequest, type ApiErrorBody } from './api-error.js';
+import { checkStrictFunctionTools } from './check-strict-function-tools.js';
 
 type Item = Record<string, unknown>;
 
@@ -69,9 +70,10 @@ function checkToolNames(body: Item): ApiErrorBody | undefined {
  * Checks the API enforces beyond the schema: every `function_call` in the input is followed by its
  * `function_call_output`, every client `tool_search_call` by its `tool_search_output`, every output
  * answers a call in the input (unless `previous_response_id` / `conversation` continues earlier state),
- * and tool names are unique. Returns the API's 400 body, or `undefined` when the request is fine.
+ * tool names are unique, and `strict: true` function tools have a schema strict mode takes
+ * (`checkStrictFunctionTools`: 400 `invalid_function_parameters`). Returns the API's 400 body, or `undefined` when the request is fine.
  */
 export function checkRequestSemantics(body: unknown): ApiErrorBody | undefined {
   if (!isObject(body)) return invalidRequest('The request body must be a JSON object.', null);
-  return checkToolOutputs(body) ?? checkToolNames(body);
+  return checkToolOutputs(body) ?? checkToolNames(body) ?? checkStrictFunctionTools(body);
 }
