@@ -16,6 +16,7 @@ export type {
 export { createRequestValidator, instancePathToParam } from './request-validator.js';
 export type { RequestValidator, RequestValidatorOptions } from './request-validator.js';
 export { checkRequestSemantics } from './check-request-semantics.js';
+export { checkStrictFunctionTools } from './check-strict-function-tools.js';
 export type { ApiErrorBody } from './api-error.js';
 export { functionCallOutputs, lastUserText } from './request-helpers.js';
 export type { FunctionCallOutputItem } from './request-helpers.js';
