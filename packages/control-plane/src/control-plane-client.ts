@@ -36,6 +36,8 @@ export interface JobRecord {
   kind: 'background' | 'scheduled';
   /** The schedule that started it (`kind: 'scheduled'`). */
   scheduleId: string | null;
+  /** The schedule's run time this job is for, ISO 8601 (`kind: 'scheduled'`): it was queued at or after this time. */
+  fireAt: string | null;
   title: string;
   prompt: string;
   /** Whether the job's turn may start background jobs itself (never for background jobs). */

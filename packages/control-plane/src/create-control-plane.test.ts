@@ -70,6 +70,9 @@ describe.each(['postgres', 'pglite'] as const)('createControlPlane on %s', (kind
       const jobs = await client.jobs.list({ agentId: 'a' });
       expect(jobs).toHaveLength(1);
       expect(jobs[0]).toMatchObject({ kind: 'scheduled', scheduleId: once.id, prompt: 'Water the plants', status: 'queued', allowJobs: true });
+      // On time: the job is for the schedule's date-time, and was queued at it or after it (never early).
+      expect(jobs[0]!.fireAt).toBe(once.runAt);
+      expect(Date.parse(jobs[0]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(once.runAt!));
       expect(await client.schedules.get({ agentId: 'a', scheduleId: once.id })).toMatchObject({ status: 'completed', fireCount: 1, nextRunTimes: [] });
     });
 
@@ -81,6 +84,15 @@ describe.each(['postgres', 'pglite'] as const)('createControlPlane on %s', (kind
         return listed.length >= 2 ? listed : undefined;
       }, 15_000, 'two fires');
       expect(new Set(jobs.map((job) => job.scheduleId))).toEqual(new Set([every.id]));
+      // On time: the first run is the first run time announced at creation, each job is for a distinct
+      // run time of the cron, and none was queued before its time.
+      const fireTimes = jobs.map((job) => job.fireAt!).sort();
+      expect(fireTimes[0]).toBe(every.nextRunTimes[0]);
+      expect(new Set(fireTimes).size).toBe(jobs.length);
+      for (const job of jobs) {
+        expect(new Date(job.fireAt!).getMilliseconds()).toBe(0);
+        expect(Date.parse(job.createdAt)).toBeGreaterThanOrEqual(Date.parse(job.fireAt!));
+      }
       expect((await client.schedules.get({ agentId: 'a', scheduleId: every.id })).status).toBe('active');
       await client.schedules.cancel({ agentId: 'a', scheduleId: every.id });
     });

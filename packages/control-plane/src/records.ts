@@ -25,6 +25,7 @@ export interface JobRow {
   agent_id: string;
   kind: 'background' | 'scheduled';
   schedule_id: string | null;
+  fire_at: Date | string | null;
   title: string;
   prompt: string;
   allow_jobs: boolean;
@@ -93,6 +94,7 @@ export function jobRecord(row: JobRow): JobRecord {
     agentId: row.agent_id,
     kind: row.kind,
     scheduleId: row.schedule_id,
+    fireAt: isoTime(row.fire_at),
     title: row.title,
     prompt: row.prompt,
     allowJobs: row.allow_jobs,

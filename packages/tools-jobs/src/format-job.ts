@@ -3,7 +3,7 @@ import type { JobRecord } from '@core/control-plane';
 /** A job as the lines the model reads: id, title, status, times, and its answer or error. */
 export function formatJob(job: JobRecord, options: { full?: boolean } = {}): string {
   const lines = [`- id: ${job.id}`, `  title: ${job.title}`, `  status: ${job.status}`];
-  if (job.kind === 'scheduled') lines.push(`  started by schedule: ${job.scheduleId}`);
+  if (job.kind === 'scheduled') lines.push(`  started by schedule: ${job.scheduleId} (its run at ${job.fireAt})`);
   lines.push(`  created: ${job.createdAt}`);
   if (job.startedAt !== null) lines.push(`  started: ${job.startedAt}`);
   if (job.finishedAt !== null) lines.push(`  finished: ${job.finishedAt}`);

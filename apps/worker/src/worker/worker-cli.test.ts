@@ -150,14 +150,18 @@ describe('ankole worker on PostgreSQL', () => {
     await openPlane();
     const created = await runCliProcess(['schedules', 'create', '--cron', '*/2 * * * * *', '--title', 'Tick', '--json', 'scheduled hello'], env());
     expect(created.code).toBe(0);
-    const schedule = JSON.parse(created.stdout) as { id: string; description: string };
+    const schedule = JSON.parse(created.stdout) as { id: string; description: string; nextRunTimes: string[] };
     expect(schedule.description).toBe('Every 2 seconds (UTC)');
     worker('worker-s', '--concurrency', '1');
     const ran = await until(async () => {
       const jobs = await plane.client.jobs.list({ agentId: 'default', status: ['succeeded'] });
-      return jobs.length > 0 ? jobs[0] : undefined;
+      return jobs.length > 0 ? jobs.at(-1) : undefined;
     }, 'the scheduled turn');
     expect(ran).toMatchObject({ kind: 'scheduled', scheduleId: schedule.id, finalAnswer: 'done: scheduled hello' });
+    // On time: the first turn is for the first run time announced at creation, queued at it or after it.
+    const [first] = (await plane.client.jobs.list({ agentId: 'default' })).sort((left, right) => left.fireAt!.localeCompare(right.fireAt!));
+    expect(first!.fireAt).toBe(schedule.nextRunTimes[0]);
+    expect(Date.parse(first!.createdAt)).toBeGreaterThanOrEqual(Date.parse(first!.fireAt!));
 
     const cancelled = await runCliProcess(['schedules', 'cancel', schedule.id], env());
     expect(cancelled.stdout).toContain(`Schedule ${schedule.id} is cancelled.`);
@@ -174,6 +178,11 @@ describe('ankole worker on PostgreSQL', () => {
     expect((await cli.exited).code).toBe(0);
     expect(cli.stdout()).toContain(`↩ job ${hung.id}`);
     expect(await job(hung.id)).toMatchObject({ status: 'queued', workerId: null });
+
+    // A restarted worker finds the job kept in the queue and finishes it.
+    const restarted = worker('worker-t2', '--concurrency', '1');
+    await restarted.waitForOutput(`✓ job ${hung.id}`, 30_000);
+    expect(await job(hung.id)).toMatchObject({ status: 'succeeded', workerId: 'worker-t2', attempts: 2, finalAnswer: 'done: hang until handed back' });
   }, 60_000);
 
   it('`ankole worker` refuses to start without a model', async () => {

@@ -92,6 +92,7 @@ export const jobsCommand: CliCommand = {
 function describeJob(job: JobRecord, action: string): string {
   const lead = action === 'cancel' ? `Job ${job.id} is ${job.status}.` : action === 'start' ? `Queued job ${job.id}.` : `Job ${job.id}`;
   const lines = [lead, `  title:    ${job.title}`, `  status:   ${job.status} (${job.kind}, ${job.attempts} attempt(s))`, `  created:  ${job.createdAt}`];
+  if (job.scheduleId !== null) lines.push(`  schedule: ${job.scheduleId}, its run at ${job.fireAt}`);
   if (job.startedAt !== null) lines.push(`  started:  ${job.startedAt}${job.workerId === null ? '' : ` by ${job.workerId}`}`);
   if (job.finishedAt !== null) lines.push(`  finished: ${job.finishedAt}`);
   if (action === 'show') lines.push(`  prompt:   ${job.prompt}`);
