@@ -7,3 +7,4 @@ export type { McpLogger } from './mcp-logger.js';
 export { mcpResultContent } from './mcp-result-content.js';
 export type { McpContentOptions } from './mcp-result-content.js';
 export { sanitizeName, uniqueName } from './sanitize-name.js';
+export { SERVER_BASE_VARIABLES } from './server-environment.js';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { everythingServer, isAlive, serverEverythingEntry, stdioServer, waitFor } from './__fixtures__/mcp-servers.js';
 import { createMcpTools } from './create-mcp-tools.js';
 import { createMcpToolSource, type McpToolSource } from './mcp-tool-source.js';
+import { SERVER_BASE_VARIABLES } from './server-environment.js';
 
 let dir: string;
 let source: McpToolSource;
@@ -135,18 +136,52 @@ describe('deferral, names and servers that are down', () => {
     const pidFile = path.join(dir, 'hangs.pid');
     const source = createMcpToolSource({
       servers: [stdioServer('hangs', 'bash', ['-c', `echo $$ > '${pidFile}'; exec sleep 1000`], dir)],
-      listTimeoutMs: 300,
+      listTimeoutMs: 1_500,
       closeTimeoutMs: 200,
       logger: { warn() {} },
     });
+    let pid: number | undefined;
     try {
       const set = await source.tools();
       expect(set.tools).toEqual([]);
-      expect(set.unavailable[0]?.reason).toMatch(/listing its tools took longer than 300 ms/);
+      expect(set.unavailable[0]?.reason).toMatch(/listing its tools took longer than 1500 ms/);
+      pid = Number(await waitFor(() => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : undefined)));
+      // Its process is stopped now, not after the SDK's 60 s handshake timeout.
+      await waitFor(() => (isAlive(pid!) ? undefined : true), 5_000);
+      expect(isAlive(pid)).toBe(false);
     } finally {
       await source.close();
-      const pid = Number(await waitFor(() => (existsSync(pidFile) ? readFileSync(pidFile, 'utf8') : undefined)));
-      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+      if (pid !== undefined && isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  test("stdio servers see a scrubbed environment: their own env, the allowed variables, the SDK's safe basics; no worker secret", async () => {
+    process.env.ANKOLE_WORKER_SECRET = 'do-not-leak';
+    process.env.ANKOLE_PASSED = 'via-placeholder';
+    const sources: McpToolSource[] = [];
+    try {
+      const environmentOf = async (extra: Parameters<typeof createMcpToolSource>[0]) => {
+        // Node directly (no bash wrapper, whose start-up files may add variables of their own).
+        const server = { ...stdioServer('everything', process.execPath, [serverEverythingEntry(), 'stdio'], dir), env: { OWN_SETTING: 'own', FROM_WORKER: '${ANKOLE_PASSED}' } };
+        const created = createMcpToolSource({ servers: [server], logger: { warn() {} }, ...extra });
+        sources.push(created);
+        const { tools } = await created.tools();
+        const result = await tools.find((tool) => tool.name === 'get-env')?.execute({}, call);
+        return JSON.parse(String(result?.content)) as Record<string, string>;
+      };
+      const scrubbed = await environmentOf({ env: { ALLOWED_VAR: 'visible' } });
+      expect(scrubbed).toMatchObject({ ALLOWED_VAR: 'visible', OWN_SETTING: 'own', FROM_WORKER: 'via-placeholder' });
+      const basics = SERVER_BASE_VARIABLES.filter((name) => process.env[name] !== undefined);
+      const expected = [...basics, 'ALLOWED_VAR', 'OWN_SETTING', 'FROM_WORKER', 'ANKOLE_MCP_SERVER_ID'].sort();
+      expect(Object.keys(scrubbed).sort()).toEqual(expected);
+      expect(JSON.stringify(scrubbed)).not.toContain('do-not-leak');
+      // inheritEnv gives the worker's whole environment back (mcporter's own behaviour).
+      const inherited = await environmentOf({ inheritEnv: true });
+      expect(inherited.ANKOLE_WORKER_SECRET).toBe('do-not-leak');
+    } finally {
+      delete process.env.ANKOLE_WORKER_SECRET;
+      delete process.env.ANKOLE_PASSED;
+      await Promise.all(sources.map((item) => item.close()));
     }
   });
 

@@ -1,8 +1,11 @@
 import { defineWorkerTool, type AgentToolResult, type AnyWorkerAgentTool, type JSONObject } from '@core/runtime';
-import { createRuntime, type Runtime, type ServerDefinition } from 'mcporter';
+import { randomUUID } from 'node:crypto';
+import { createRuntime, loadServerDefinitions, type Runtime, type ServerDefinition } from 'mcporter';
 import { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
 import { mcpResultContent } from './mcp-result-content.js';
 import { sanitizeName, uniqueName } from './sanitize-name.js';
+import { serverWithEnvironment } from './server-environment.js';
+import { stopServerProcesses } from './server-processes.js';
 
 /** Options of `createMcpToolSource` / `createMcpTools`. Give `configPath`, `servers` or `runtime` (else mcporter's default config lookup). */
 export interface McpToolSourceOptions {
@@ -10,8 +13,17 @@ export interface McpToolSourceOptions {
   configPath?: string;
   /** Server definitions instead of a config file. */
   servers?: ServerDefinition[];
-  /** An mcporter runtime to use; it is not closed by `close()`. */
+  /** An mcporter runtime to use; it is not closed by `close()`, and `env` / `inheritEnv` do not apply to it. */
   runtime?: Runtime;
+  /**
+   * Variables the worker allows stdio servers to see. A stdio server's environment is exactly its own
+   * `env` entries (from its definition; mcporter's `${VAR}` placeholders still resolve from the worker's
+   * environment), these, and `HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER` (`SERVER_BASE_VARIABLES`);
+   * nothing else of the worker's environment (API keys, database URLs) reaches it.
+   */
+  env?: Readonly<Record<string, string>>;
+  /** Give stdio servers the worker's whole environment instead (mcporter's own behaviour; default false). */
+  inheritEnv?: boolean;
   /** Folder stdio servers and relative config paths resolve against (mcporter's `rootDir`). */
   rootDir?: string;
   /** Only these servers (default: every configured server). */
@@ -80,6 +92,8 @@ interface McpToolInfo {
 }
 
 const CLOSE_TIMEOUT_MS = 10_000;
+/** Time a stopped server's processes get between SIGTERM and SIGKILL. */
+const SERVER_KILL_GRACE_MS = 1_000;
 const DEFAULTS = { deferThreshold: 20, listTimeoutMs: 30_000, callTimeoutMs: 120_000, maxOutputChars: 100_000 };
 
 /**
@@ -101,20 +115,32 @@ export function createMcpToolSource(options: McpToolSourceOptions = {}): McpTool
   const maxOutputChars = options.maxOutputChars ?? DEFAULTS.maxOutputChars;
   const listings = new Map<string, ServerListing>();
   const inflight = new Map<string, Promise<ServerListing>>();
+  /** Per stdio server, the marker its processes carry (to stop a server that hangs). */
+  const markers = new Map<string, string>();
   let runtimePromise: Promise<Runtime> | undefined;
   let closed = false;
 
+  const openRuntime = async (): Promise<Runtime> => {
+    const definitions =
+      options.servers ??
+      (await loadServerDefinitions({
+        ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
+        ...(options.rootDir === undefined ? {} : { rootDir: options.rootDir }),
+      }));
+    const servers = definitions.map((definition) => {
+      const markerId = randomUUID();
+      if (definition.command.kind === 'stdio') markers.set(definition.name, markerId);
+      return serverWithEnvironment(definition, { markerId, allowed: options.env, inheritEnv: options.inheritEnv });
+    });
+    return createRuntime({ servers, logger: mcporterLogger(logger) });
+  };
   const runtime = (): Promise<Runtime> => {
-    runtimePromise ??=
-      options.runtime !== undefined
-        ? Promise.resolve(options.runtime)
-        : createRuntime({
-            ...(options.configPath === undefined ? {} : { configPath: options.configPath }),
-            ...(options.servers === undefined ? {} : { servers: options.servers }),
-            ...(options.rootDir === undefined ? {} : { rootDir: options.rootDir }),
-            logger: mcporterLogger(logger),
-          });
+    runtimePromise ??= options.runtime !== undefined ? Promise.resolve(options.runtime) : openRuntime();
     return runtimePromise;
+  };
+  const stopProcesses = async (server: string): Promise<void> => {
+    const markerId = markers.get(server);
+    if (markerId !== undefined) await stopServerProcesses(markerId, SERVER_KILL_GRACE_MS);
   };
 
   const listServer = async (mcp: Runtime, server: string): Promise<ServerListing> => {
@@ -203,8 +229,12 @@ export function createMcpToolSource(options: McpToolSourceOptions = {}): McpTool
             return await pending;
           } catch (error) {
             listings.delete(server);
-            // Not awaited: a server hanging in its handshake is closed by mcporter when the handshake times out.
-            void mcp.close(server).catch(() => undefined);
+            // A server hanging in its handshake would keep its process until the SDK's 60 s initialize
+            // timeout: stop its processes now, which also ends mcporter's pending connection.
+            void stopProcesses(server)
+              .catch(() => undefined)
+              .then(() => mcp.close(server))
+              .catch(() => undefined);
             const reason = `MCP server "${server}" is unavailable; its tools are left out of this turn: ${(error as Error).message}`;
             logger.warn(reason);
             return { server, reason };
@@ -248,6 +278,8 @@ export function createMcpToolSource(options: McpToolSourceOptions = {}): McpTool
       await withTimeout(mcp?.close() ?? Promise.resolve(), options.closeTimeoutMs ?? CLOSE_TIMEOUT_MS, 'closing took too long').catch((error: unknown) => {
         logger.warn(`Closing the MCP connections: ${(error as Error).message}`);
       });
+      // Whatever a stdio server left running (or a server still in its handshake) is stopped too.
+      await Promise.all([...markers.keys()].map((server) => stopProcesses(server).catch(() => undefined)));
     },
   };
 }
