@@ -78,6 +78,16 @@ describe('read_file', () => {
     expect(search.isError).toBeFalsy();
   });
 
+  test('a file over maxFileBytes is refused with a way forward, for reading and editing', async () => {
+    const small = createComputerTools({ home: home.path, limits: { maxFileBytes: 100 } });
+    await writeFile(at('large.log'), 'y'.repeat(200));
+    const read = await callTool(toolNamed(small, 'read_file'), { path: 'large.log' });
+    expect(read.details.error.code).toBe('file_too_large');
+    expect(textOf(read)).toContain('Use command with head, tail, sed -n or grep');
+    const edit = await callTool(toolNamed(small, 'edit_file'), { path: 'large.log', old_string: 'y', new_string: 'z', replace_all: true });
+    expect(edit.details.error.code).toBe('file_too_large');
+  });
+
   test('missing files and folders are clear errors', async () => {
     await mkdir(at('folder'));
     const read = toolNamed(tools, 'read_file');
