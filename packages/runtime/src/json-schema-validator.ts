@@ -3,6 +3,7 @@ import Ajv2019Module from 'ajv/dist/2019.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import { boundedRegExp } from './bounded-regexp.js';
 import type { ValidationIssue } from './format-validation-message.js';
 
 /** A compiled JSON Schema: `check(value)` lists what is wrong (an empty list when the value is valid). */
@@ -19,6 +20,8 @@ const OPTIONS: Options = {
   validateFormats: true,
   addUsedSchema: false,
   messages: true,
+  // `pattern` / `patternProperties` come from external schemas: run them with a time limit (no ReDoS hang).
+  code: { regExp: boundedRegExp },
 };
 const MAX_ISSUES_PER_CHECK = 50;
 

@@ -346,6 +346,19 @@ describe('validateToolArguments: limits, never throws, never hangs', () => {
     }
   });
 
+  it('does not hang on a catastrophic pattern of an external JSON Schema (ReDoS)', () => {
+    const tool = defineWorkerTool({
+      name: 'mcp_search',
+      description: 'A tool whose schema came from an MCP server.',
+      jsonSchema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } } },
+      describeActivity,
+      execute,
+    });
+    const tags = Array.from({ length: 200 }, () => `${'a'.repeat(50)}!`);
+    expect(expectMessage(validateToolArguments(tool, JSON.stringify({ tags })))).toContain('$.tags[0]: must match pattern "^(a+)+$"');
+    expect(expectOk(validateToolArguments(tool, JSON.stringify({ tags: [] }))).params).toEqual({ tags: [] });
+  });
+
   it('never throws on random garbage and mutated JSON (fuzz, fixed seed)', () => {
     const random = mulberry32(7);
     const alphabet = '{}[]{}[]"""\'\',,::::  \n\\`tfnTFNul0123456789.-+eE_abcxyz/*#é€😀\u0000\u2028';
