@@ -155,6 +155,28 @@ describe('deferral, names and servers that are down', () => {
     }
   });
 
+  test('close() during a listing stuck in the handshake stops the server at once and the turn still gets its answer', async () => {
+    const pidFile = path.join(dir, 'stuck.pid');
+    const stuck = createMcpToolSource({
+      servers: [stdioServer('stuck', 'bash', ['-c', `echo $$ > '${pidFile}'; exec sleep 1000`], dir)],
+      listTimeoutMs: 120_000,
+      // Longer than the test: a close that waited for the SDK's 60 s handshake timeout would fail it.
+      closeTimeoutMs: 120_000,
+      logger: { warn() {} },
+    });
+    const listing = stuck.tools();
+    const pid = Number(await waitFor(() => (existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '' ? readFileSync(pidFile, 'utf8') : undefined)));
+    try {
+      await stuck.close();
+      expect(isAlive(pid)).toBe(false);
+      const set = await listing;
+      expect(set.tools).toEqual([]);
+      expect(set.unavailable.map((problem) => problem.server)).toEqual(['stuck']);
+    } finally {
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   test("stdio servers see a scrubbed environment: their own env, the allowed variables, the SDK's safe basics; no worker secret", async () => {
     process.env.ANKOLE_WORKER_SECRET = 'do-not-leak';
     process.env.ANKOLE_PASSED = 'via-placeholder';

@@ -274,7 +274,10 @@ export function createMcpToolSource(options: McpToolSourceOptions = {}): McpTool
       runtimePromise = undefined;
       if (pending === undefined || options.runtime !== undefined) return;
       const mcp = await pending.catch(() => undefined);
-      // Bounded: closing waits for connections still in their handshake (mcporter closes those when it times out).
+      // Servers still being listed may be stuck in their handshake, which mcporter's close would wait out
+      // (the SDK's 60 s): stop their processes first.
+      await Promise.all([...inflight.keys()].map((server) => stopProcesses(server).catch(() => undefined)));
+      // Bounded all the same.
       await withTimeout(mcp?.close() ?? Promise.resolve(), options.closeTimeoutMs ?? CLOSE_TIMEOUT_MS, 'closing took too long').catch((error: unknown) => {
         logger.warn(`Closing the MCP connections: ${(error as Error).message}`);
       });
