@@ -30,7 +30,7 @@ export interface FetchedResource extends RawResponse {
 
 /**
  * GETs an http(s) URL: checks the host (after DNS resolution) before every hop, pins the
- * connection to the checked address, follows up to `maxRedirects` redirects, and stops at
+ * connection to a checked address (the next one when connecting to it fails), follows up to `maxRedirects` redirects, and stops at
  * the timeout (`signal` aborts it too).
  * @throws WebFetchError (`fetch_url_invalid`, `fetch_blocked`, `fetch_dns_failed`, `fetch_too_many_redirects`, `fetch_timeout`, `fetch_aborted`, `fetch_failed`).
  */
@@ -39,19 +39,25 @@ export async function fetchWebResource(url: string, policy: FetchPolicy, signal:
   const combined = AbortSignal.any([signal, AbortSignal.timeout(policy.timeoutMs)]);
   const redirects: string[] = [];
   for (;;) {
-    const address = await withAbort(vetHost(current, policy), combined, current, policy.timeoutMs);
-    let response;
-    try {
-      response = await requestOnce(current, address, {
-        signal: combined,
-        maxBytes: policy.maxBytes,
-        userAgent: policy.userAgent,
-        readBody: policy.readBody,
-        ...(policy.ca === undefined ? {} : { ca: policy.ca }),
-      });
-    } catch (error) {
-      throw failure(error, combined, current, policy.timeoutMs);
+    const addresses = (await withAbort(vetHost(current, policy), combined, current, policy.timeoutMs)).slice(0, MAX_ADDRESSES_TRIED);
+    let response: RawResponse | undefined;
+    for (const [index, address] of addresses.entries()) {
+      try {
+        response = await requestOnce(current, address, {
+          signal: combined,
+          maxBytes: policy.maxBytes,
+          userAgent: policy.userAgent,
+          readBody: policy.readBody,
+          ...(policy.ca === undefined ? {} : { ca: policy.ca }),
+        });
+        break;
+      } catch (error) {
+        // A host with several addresses (often IPv6 and IPv4) may not be reachable on the first: try the next vetted one.
+        if (index < addresses.length - 1 && !combined.aborted && isConnectFailure(error)) continue;
+        throw failure(error, combined, current, policy.timeoutMs);
+      }
     }
+    if (response === undefined) throw new WebFetchError('fetch_dns_failed', current.href, `${current.hostname} has no addresses. Check the URL.`);
     const location = response.headers.location;
     if ([301, 302, 303, 307, 308].includes(response.status) && location !== undefined) {
       if (redirects.length >= policy.maxRedirects) {
@@ -63,6 +69,15 @@ export async function fetchWebResource(url: string, policy: FetchPolicy, signal:
     }
     return { url, finalUrl: current.href, redirects, ...response };
   }
+}
+
+/** Addresses of one host tried in turn when connecting fails. */
+const MAX_ADDRESSES_TRIED = 4;
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
+function isConnectFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && CONNECT_FAILURES.has(code);
 }
 
 function parseFetchUrl(value: string, from: string): URL {

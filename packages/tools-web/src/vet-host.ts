@@ -27,11 +27,11 @@ export interface HostVettingOptions {
 }
 
 /**
- * Resolves the URL's host and returns the one address to connect to, after checking every
- * address it resolves to (and the name itself) against the SSRF policy; hosts in `allowHosts` skip the checks.
+ * Resolves the URL's host and returns the addresses to connect to, in the resolver's order, after
+ * checking every one of them (and the name itself) against the SSRF policy; hosts in `allowHosts` skip the checks.
  * @throws WebFetchError `fetch_blocked` for a refused host or address, `fetch_dns_failed` when the name does not resolve.
  */
-export async function vetHost(url: URL, options: HostVettingOptions): Promise<ResolvedAddress> {
+export async function vetHost(url: URL, options: HostVettingOptions): Promise<ResolvedAddress[]> {
   const hostname = normaliseHostName(url.hostname);
   const allowed = options.allowHosts.has(hostname);
   if (!allowed) {
@@ -58,9 +58,7 @@ export async function vetHost(url: URL, options: HostVettingOptions): Promise<Re
       }
     }
   }
-  const first = addresses[0];
-  if (first === undefined) throw new WebFetchError('fetch_dns_failed', url.href, `${hostname} has no addresses.`);
-  return first;
+  return addresses;
 }
 
 function refused(url: URL, reason: string): WebFetchError {

@@ -350,6 +350,23 @@ describe('web_fetch safety', () => {
     expect(server.requests.at(-1)?.headers.host).toBe(`site.test:${server.port}`);
   });
 
+  test('tries the next vetted address when the first refuses the connection', async () => {
+    // Nothing listens on 127.0.0.2 (the server is bound to 127.0.0.1 only), as when a host's IPv6 address is unreachable.
+    const lookup = stubLookup({ 'dual.test': ['127.0.0.2', '127.0.0.1'] });
+    const before = server.requests.length;
+    const result = await createWebFetchTool({ allowHosts: ['dual.test'], lookup }).execute({ url: `http://dual.test:${server.port}/plain` }, context());
+    expect(result.isError).toBeUndefined();
+    expect(result.content).toMatch(/just text$/);
+    expect(lookup.calls).toEqual(['dual.test']);
+    expect(server.requests.length).toBe(before + 1);
+
+    // With no address left, the connection error is reported.
+    const alone = await createWebFetchTool({ allowHosts: ['lone.test'], lookup: stubLookup({ 'lone.test': '127.0.0.2' }) }).execute({ url: `http://lone.test:${server.port}/plain` }, context());
+    expect(alone.isError).toBe(true);
+    expect(alone.content).toContain('fetch_failed');
+    expect(alone.content).toContain('ECONNREFUSED');
+  });
+
   test('is read-only and parallel', () => {
     expect(createWebFetchTool()).toMatchObject({ name: 'web_fetch', isReadOnly: true, isDestructive: false, executionMode: 'parallel' });
   });
