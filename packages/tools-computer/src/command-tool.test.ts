@@ -177,7 +177,7 @@ describe('command', () => {
     expect(tool.schema.safeParse({ command: 'true', timeout_ms: 5000 }).success).toBe(true);
     expect(tool.schema.safeParse({ command: 'true', timeout_ms: 5001 }).success).toBe(false);
     // The dispatch's own timeout leaves room for the longest command and its kill grace.
-    expect(tool.timeoutMs).toBeGreaterThan(5000 + DEFAULT_COMPUTER_LIMITS.killGraceMs);
+    expect(tool.timeoutMs).toBeGreaterThan(5000 + 2 * DEFAULT_COMPUTER_LIMITS.killGraceMs);
   });
 
   test('a shell that cannot start is an error result, not a throw', async () => {

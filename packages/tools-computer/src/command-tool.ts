@@ -7,7 +7,7 @@ import { formatDuration, shortLabel } from './labels.js';
 import { runCommand } from './run-command.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
-/** How much longer than a command's longest run (timeout + kill grace) the dispatch may wait for it. */
+/** How much longer than a command's longest run (timeout + kill grace twice) the dispatch may wait for it. */
 const DISPATCH_MARGIN_MS = 5_000;
 
 /** Details of a `command` call (for logs and UIs). */
@@ -56,8 +56,9 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
     schema,
     executionMode: 'sequential',
     isDestructive: true,
-    // The dispatch timeout must not cut a command short: the command's own timeout kills its group and reports.
-    timeoutMs: limits.maxCommandTimeoutMs + limits.killGraceMs + DISPATCH_MARGIN_MS,
+    // The dispatch timeout must not cut a command short: the command's own timeout kills its processes and
+    // reports. Longest run: timeout, grace until the shell's SIGKILL, grace again for leftovers, then the margin.
+    timeoutMs: limits.maxCommandTimeoutMs + 2 * limits.killGraceMs + DISPATCH_MARGIN_MS,
     describeActivity: (params) => `Running \`${shortLabel(params.command)}\``,
     describeCompletedActivity: (params, result) => `Ran \`${shortLabel(params.command)}\` (${outcome(result.details)})`,
     execute: async (params, call): Promise<AgentToolResult<CommandDetails | ToolErrorDetails>> => {

@@ -7,7 +7,9 @@ export interface ComputerContext {
   home: string;
   /**
    * The environment variables the worker allows commands to see. A command's environment is exactly
-   * these plus `HOME`, `LANG`, `TERM`, `NO_COLOR`, `PAGER` and a `PATH` (see `commandEnvironment`).
+   * these plus `HOME`, `LANG`, `TERM`, `NO_COLOR`, `PAGER`, `GIT_PAGER`, a `PATH`, `MCPORTER_CONFIG` when
+   * the home has an mcporter config (see `commandEnvironment`), and `ANKOLE_COMMAND_ID`, which marks the
+   * command's processes so that none outlives it.
    */
   env?: Readonly<Record<string, string>>;
   /** The turn's abort signal: aborting it kills running commands. */
