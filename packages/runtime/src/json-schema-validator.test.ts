@@ -51,6 +51,16 @@ describe('compileJsonSchema', () => {
     expect(compileJsonSchema({ $id: 'https://example.com/args', type: 'object', required: ['x'] })).toMatchObject({ ok: true });
   });
 
+  it('validates a recursive schema that refers to its root ("$ref": "#"), also with an $id shared by another tool', () => {
+    for (const extra of [{}, { $id: 'https://example.com/tree' }]) {
+      const check = compile({ ...extra, type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } }, required: ['name'] });
+      expect(check({ name: 'root', children: [{ name: 'a', children: [{ name: 'b' }] }] })).toEqual([]);
+      expect(check({ name: 'root', children: [{ name: 'a', children: [{ title: 'b' }] }] })).toEqual([
+        { path: ['children', 0, 'children', 0, 'name'], message: 'missing required property' },
+      ]);
+    }
+  });
+
   it('reports a schema Ajv cannot compile instead of throwing', () => {
     expect(compileJsonSchema({ type: 'object', properties: { a: { $ref: '#/missing' } } })).toMatchObject({ ok: false });
     expect(compileJsonSchema({ type: 'nonsense' })).toMatchObject({ ok: false });

@@ -41,16 +41,31 @@ export function compileJsonSchema(schema: object): CompiledJsonSchema {
   let result: CompiledJsonSchema;
   try {
     const { dialect, source } = pickDialect(schema as Record<string, unknown>);
-    const ajv = ajvFor(dialect);
-    const validate = ajv.compile(source);
-    // Ajv keeps every compiled schema in a strong cache; the validate function does not need it.
-    ajv.removeSchema(source);
+    const validate = compileSource(dialect, source);
     result = { ok: true, check: (value) => check(validate, value) };
   } catch (error) {
     result = { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
   compiled.set(schema, result);
   return result;
+}
+
+/**
+ * Compiles on the shared instance of the dialect (`addUsedSchema: false`, so tools sharing an `$id` do not clash).
+ * Ajv cannot resolve a reference to the root (`"$ref": "#"`, how recursive root types are written) without adding
+ * the schema, so a schema with an unresolvable reference is compiled again on an instance of its own.
+ */
+function compileSource(dialect: Dialect, source: Record<string, unknown>): ValidateFunction {
+  const ajv = ajvFor(dialect);
+  try {
+    return ajv.compile(source);
+  } catch (error) {
+    if (!(error instanceof Error) || !/can't resolve reference/.test(error.message)) throw error;
+    return newAjv(dialect, { addUsedSchema: true }).compile(source);
+  } finally {
+    // Ajv keeps every compiled schema in a strong cache; the validate function does not need it.
+    ajv.removeSchema(source);
+  }
 }
 
 function check(validate: ValidateFunction, value: unknown): ValidationIssue[] {
@@ -73,11 +88,16 @@ function pickDialect(schema: Record<string, unknown>): { dialect: Dialect; sourc
 function ajvFor(dialect: Dialect): AjvInstance {
   let ajv = instances.get(dialect);
   if (ajv === undefined) {
-    const Constructor = interop<AjvConstructor>(dialect === '2020-12' ? Ajv2020Module : dialect === '2019-09' ? Ajv2019Module : Ajv07Module);
-    ajv = new Constructor(OPTIONS);
-    interop<AddFormats>(addFormatsModule)(ajv);
+    ajv = newAjv(dialect);
     instances.set(dialect, ajv);
   }
+  return ajv;
+}
+
+function newAjv(dialect: Dialect, overrides: Options = {}): AjvInstance {
+  const Constructor = interop<AjvConstructor>(dialect === '2020-12' ? Ajv2020Module : dialect === '2019-09' ? Ajv2019Module : Ajv07Module);
+  const ajv = new Constructor({ ...OPTIONS, ...overrides });
+  interop<AddFormats>(addFormatsModule)(ajv);
   return ajv;
 }
 
