@@ -60,6 +60,11 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
       ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
       onEvent: (event) => events.push(event),
     });
+    // A test that fails before stopping its worker must not leave it polling (cleanups run in reverse: before the plane closes).
+    cleanups.push(async () => {
+      stop.abort();
+      await done;
+    });
     return { stop: () => stop.abort(), done, events };
   }
 

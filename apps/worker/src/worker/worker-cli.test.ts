@@ -16,7 +16,8 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0
 describe('ankole worker on PostgreSQL', () => {
   let model: TestModelServer;
   let dataHome: string;
-  let schema: string;
+  // Set by openPlane (undefined until the first test opens one).
+  let schema: string | undefined;
   let plane: ControlPlane;
   const processes: CliProcess[] = [];
 
@@ -33,7 +34,8 @@ describe('ankole worker on PostgreSQL', () => {
       if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
       await cli.exited;
     }
-    await plane.close();
+    await (plane as ControlPlane | undefined)?.close();
+    if (schema === undefined) return;
     const driver = createPostgresDriver({ connectionString: DATABASE_URL });
     await driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`);
     await driver.close();
@@ -42,7 +44,7 @@ describe('ankole worker on PostgreSQL', () => {
   function env(): Record<string, string> {
     return {
       DATABASE_URL,
-      ANKOLE_DB_SCHEMA: schema,
+      ANKOLE_DB_SCHEMA: schema ?? 'ankole',
       OPENAI_API_KEY: 'test',
       OPENAI_BASE_URL: model.baseURL,
       XDG_DATA_HOME: dataHome,
