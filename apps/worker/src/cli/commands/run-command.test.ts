@@ -67,6 +67,8 @@ describe('ankole run with the offline demo model (piped)', () => {
     expect(stdout).toMatch(/5\s+22 ideas\.md/);
     expect(stdout).toContain('ankole-demo/notes/ideas.md:5: - TODO: point the CLI at a real model');
     expect(lines(stdout).at(-2)).toMatch(/^── Completed · 6 steps · 11 tool calls · [\d,]+ tokens \([\d,]+ in, [\d,]+ out\) · /);
+    // The file events of write_file, listed once before the summary.
+    expect(lines(stdout).slice(-7, -3)).toEqual(['', 'Files changed', '  ▤ created ankole-demo/notes/README.md (214 B)', '  ▤ created ankole-demo/notes/ideas.md (105 B)']);
     expect(await readFile(path.join(home, 'ankole-demo/notes/ideas.md'), 'utf8')).toContain('- TODO: point the CLI at a real model');
     expect(JSON.parse(await readFile(path.join(home, '.ankole/todos.json'), 'utf8')).items).toHaveLength(4);
   });
@@ -92,6 +94,11 @@ describe('ankole run with the offline demo model (piped)', () => {
     expect(repaired).toMatchObject({ status: 'success', repairs: [{ kind: 'extracted' }, { kind: 'syntax_repaired' }] });
     const checklists = events.filter((event) => event.type === 'presentation' && (event.event as { kind?: string }).kind === 'checklist');
     expect(checklists).toHaveLength(4);
+    const files = events.filter((event) => event.type === 'presentation' && (event.event as { kind?: string }).kind === 'file');
+    expect(files.map((event) => event.event)).toEqual([
+      { kind: 'file', path: 'ankole-demo/notes/README.md', action: 'created', bytes: 214 },
+      { kind: 'file', path: 'ankole-demo/notes/ideas.md', action: 'created', bytes: 105 },
+    ]);
     expect(events.at(-2)).toMatchObject({ type: 'turn.completed', reason: 'completed', steps: 6 });
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', exitCode: 0, toolCalls: 11, interrupted: false });
   });
