@@ -66,8 +66,10 @@ describe('buildTurnTools', () => {
   });
 
   it('builds fresh tools every turn: two turns share no tool object and no array', async () => {
-    const first = await buildTurnTools(context());
-    const second = await buildTurnTools(context());
+    const webProfile = { search: createSearxngSearchProvider({ baseURL: 'http://127.0.0.1:1' }), fetch: true };
+    const first = await buildTurnTools(context({ webProfile }));
+    const second = await buildTurnTools(context({ webProfile }));
+    expect(first.tools).toHaveLength(COMPUTER.length + 3);
     expect(first.tools).not.toBe(second.tools);
     const shared = first.tools.filter((tool) => second.tools.includes(tool));
     expect(shared).toEqual([]);
