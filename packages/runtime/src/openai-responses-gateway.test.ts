@@ -100,6 +100,17 @@ describe('createOpenAIResponsesGateway', () => {
     });
   });
 
+  it('times out a stream that stalls after its headers (the SDK timeout only covers the headers)', async () => {
+    // Headers and the first event arrive at once; every later event waits 5 s.
+    await withServer([reply.slow(reply.text('a stalled answer'), { delayMs: 5_000 })], async (server) => {
+      const error = await rejection(gatewayFor(server, { timeoutMs: 200, maxRetries: 0 }).createResponse(hello));
+      expect(error).toBeInstanceOf(ModelGatewayError);
+      expect(error).toMatchObject({ code: 'model_timeout' });
+      expect((error as Error).message).toContain('did not complete within 200 ms after it started');
+      expect(server.requests).toHaveLength(1);
+    });
+  });
+
   it('reports the reason of an incomplete response', async () => {
     await withServer([reply.incomplete(reply.text('cut'), 'max_output_tokens')], async (server) => {
       const response = await gatewayFor(server).createResponse(hello);

@@ -18,7 +18,10 @@ export interface OpenAIResponsesGatewayOptions {
   previousResponseId?: boolean;
   /** The SDK's retries on 408 / 409 / 429 / 5xx / connection errors (default: the client's, 2). */
   maxRetries?: number;
-  /** Per-request timeout in ms (default: the client's, 10 minutes). */
+  /**
+   * Per-request timeout in ms (default: the client's, 10 minutes): for the response headers (each attempt, the
+   * SDK's) and again for the streamed body once it started, so a stream that stalls cannot hang the turn.
+   */
   timeoutMs?: number;
   /**
    * Ask for `reasoning.encrypted_content` so reasoning items can be echoed back statelessly. Default: true when
@@ -35,6 +38,9 @@ type StreamEvent = OpenAI.Responses.ResponseStreamEvent;
 type ApiResponse = OpenAI.Responses.Response;
 
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/** Longest delay `setTimeout` takes (a longer one would fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * A `ModelGateway` on the official `openai` SDK's Responses API. Every request streams; text deltas go to
@@ -79,13 +85,32 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     const outputByIndex = new Map<number, ResponseOutputItem>();
     let terminal: ApiResponse | undefined;
     let streaming = false;
+    // The SDK's timeout stops once the response headers arrive: a stream that stalls after them would hang the
+    // turn. The body gets its own limit (the same timeoutMs), through a signal that also follows the caller's.
+    const limit = new AbortController();
+    const forwardAbort = () => limit.abort(signal?.reason);
+    signal?.addEventListener('abort', forwardAbort, { once: true });
+    const bodyTimeoutMs = options.timeoutMs ?? client.timeout;
+    let bodyTimer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    const streamTimeout = (cause: unknown) =>
+      new ModelGatewayError(
+        `The model stream from ${endpoint} did not complete within ${bodyTimeoutMs} ms after it started (timeoutMs). Try the turn again, or raise timeoutMs.`,
+        { code: 'model_timeout', ...(cause === undefined ? {} : { cause }) },
+      );
     try {
       const stream = await client.responses.create(body, {
-        ...(signal === undefined ? {} : { signal }),
+        signal: limit.signal,
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
       });
       streaming = true;
+      if (Number.isFinite(bodyTimeoutMs) && bodyTimeoutMs > 0 && bodyTimeoutMs <= MAX_TIMER_MS) {
+        bodyTimer = setTimeout(() => {
+          timedOut = true;
+          limit.abort();
+        }, bodyTimeoutMs);
+      }
       for await (const event of stream as AsyncIterable<StreamEvent>) {
         if (event.type === 'response.output_text.delta') {
           callOptions.onTextDelta?.(event.delta);
@@ -96,6 +121,7 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
         }
       }
     } catch (error) {
+      if (timedOut && signal?.aborted !== true) throw streamTimeout(error);
       if (signal?.aborted || isAbortError(error) || error instanceof OpenAI.APIUserAbortError) {
         throw abortError(signal, 'The model call was aborted.');
       }
@@ -106,8 +132,13 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
         );
       }
       throw toGatewayError(error, endpoint);
+    } finally {
+      clearTimeout(bodyTimer);
+      signal?.removeEventListener('abort', forwardAbort);
     }
     if (signal?.aborted) throw abortError(signal, 'The model call was aborted.');
+    // The SDK ends a stream quietly when its signal aborts.
+    if (timedOut) throw streamTimeout(undefined);
     if (terminal === undefined) {
       throw new ModelGatewayError(
         `The model stream from ${endpoint} ended before the response was complete (no response.completed event): the connection was cut. Try the turn again.`,
