@@ -221,6 +221,31 @@ describe.each(['postgres', 'pglite'] as const)('createControlPlane on %s', (kind
     expect((await client.schedules.get({ agentId: 'alice', scheduleId: schedule.id })).status).toBe('active');
   });
 
+  it('parses every input with zod: a malformed payload is refused with input_invalid naming the call', async () => {
+    const { client } = await open();
+    const bad = (value: unknown) => value as never;
+    const lease = { jobId: '00000000-0000-4000-8000-000000000000', leaseToken: '00000000-0000-4000-8000-000000000000' };
+    const calls: Array<[string, () => Promise<unknown>]> = [
+      ['schedules.create', () => client.schedules.create(bad({ agentId: 'a', prompt: 'p', cron: 42 }))],
+      ['schedules.list', () => client.schedules.list(bad({ agentId: '' }))],
+      ['schedules.get', () => client.schedules.get(bad({ agentId: 'a' }))],
+      ['schedules.cancel', () => client.schedules.cancel(bad(null))],
+      ['jobs.start', () => client.jobs.start({ agentId: 'a', prompt: '   ' })],
+      ['jobs.get', () => client.jobs.get(bad({ agentId: 'a', jobId: 7 }))],
+      ['jobs.list', () => client.jobs.list(bad({ agentId: 'a', status: ['done'] }))],
+      ['jobs.cancel', () => client.jobs.cancel(bad('a'))],
+      ['work.claim', () => client.work.claim({ workerId: '' })],
+      ['work.heartbeat', () => client.work.heartbeat(bad({ jobId: lease.jobId }))],
+      ['work.complete', () => client.work.complete(bad({ ...lease, finalAnswer: null }))],
+      ['work.fail', () => client.work.fail(bad({ ...lease }))],
+      ['work.release', () => client.work.release(bad({}))],
+    ];
+    for (const [operation, call] of calls) {
+      await expect(call(), operation).rejects.toMatchObject({ code: 'input_invalid', message: expect.stringContaining(`Invalid input to ${operation}:`) });
+    }
+    expect(await client.jobs.list({ agentId: 'a' })).toEqual([]);
+  });
+
   it('keeps schedules and jobs across a restart', async () => {
     const where = kind === 'postgres' ? await database() : await (await import('./__fixtures__/test-databases.js')).pgliteTestDatabase();
     if (kind === 'pglite') cleanups.push(() => where.cleanup());
