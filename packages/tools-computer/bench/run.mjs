@@ -36,18 +36,32 @@ try {
   const tools = Object.fromEntries(createComputerTools({ home }).map((tool) => [tool.name, tool]));
   const call = (name, params) => tools[name].execute(tools[name].schema.parse(params), { signal: new AbortController().signal, callId: 'bench', toolName: name });
 
-  const raw = await measure(
-    () =>
-      new Promise((resolve, reject) => {
-        const child = spawn('bash', ['-c', 'true'], { cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
-        child.on('error', reject);
-        child.on('close', resolve);
-      }),
-  );
+  // Raw spawn and the tool, interleaved (the machine's load drifts): the overhead is the median of the pairwise differences.
+  const rawSpawn = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn('bash', ['-c', 'true'], { cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+  const timed = async (operation) => {
+    const started = process.hrtime.bigint();
+    await operation();
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  await rawSpawn();
+  await call('command', { command: 'true' });
+  const rawSamples = [];
+  const commandSamples = [];
+  for (let run = 0; run < runs * 3; run += 1) {
+    rawSamples.push(await timed(rawSpawn));
+    commandSamples.push(await timed(() => call('command', { command: 'true' })));
+  }
+  const raw = summarise(rawSamples);
+  const command = summarise(commandSamples);
   row('raw spawn of `bash -c true` (baseline)', raw, 20);
-  const command = await measure(() => call('command', { command: 'true' }));
   row('command `true` through the tool', command, 50);
-  console.log(`${'  overhead over the raw spawn (median)'.padEnd(52)} ${(command.median - raw.median).toFixed(2)} ms`);
+  const overhead = summarise(commandSamples.map((sample, index) => sample - rawSamples[index]));
+  console.log(`${'  overhead over the raw spawn (median of pairs)'.padEnd(52)} ${overhead.median.toFixed(2)} ms  (p95 ${overhead.p95.toFixed(2)} ms)`);
   row('read_file notes.md (2 000 lines)', await measure(() => call('read_file', { path: 'notes.md' })), 20);
   row('write_file 10 KB', await measure(() => call('write_file', { path: 'out/bench.txt', content: 'x'.repeat(10_000) })), 20);
   row('search_files /line 1\\d\\d of/ over notes.md', await measure(() => call('search_files', { regex: 'line 1\\d\\d of' })), 50);

@@ -6,10 +6,11 @@ export const COMMAND_MARKER_VARIABLE = 'ANKOLE_COMMAND_ID';
 /**
  * The live processes of a command: those in its process group, and those carrying its marker
  * (`ANKOLE_COMMAND_ID=<id>` in their environment, inherited from the shell), which finds the ones that
- * left the group (`setsid`, daemons). Zombies count as gone. Without `/proc` (not Linux), the group as
- * a whole: `[-pgid]` while it has members.
+ * left the group (`setsid`, daemons). Zombies count as gone. Only processes started no earlier than
+ * `startedTicks` (the shell's start time, see `processStartTicks`) can carry the marker, so only their
+ * environment is read. Without `/proc` (not Linux), the group as a whole: `[-pgid]` while it has members.
  */
-export function liveCommandProcesses(pgid: number, commandId: string): number[] {
+export function liveCommandProcesses(pgid: number, commandId: string, startedTicks = 0): number[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -22,7 +23,7 @@ export function liveCommandProcesses(pgid: number, commandId: string): number[] 
     if (!/^\d+$/.test(entry)) continue;
     const state = processState(entry);
     if (state === undefined || state.state === 'Z' || state.state === 'X') continue;
-    if (state.pgid === pgid || carriesMarker(entry, marker)) live.push(Number(entry));
+    if (state.pgid === pgid || (state.startTicks >= startedTicks && carriesMarker(entry, marker))) live.push(Number(entry));
   }
   return live;
 }
@@ -56,12 +57,18 @@ function carriesMarker(pid: string, marker: Buffer): boolean {
   }
 }
 
-function processState(pid: string): { state: string; pgid: number } | undefined {
+/** When a process started, in clock ticks since boot (`/proc/<pid>/stat`), or 0 when unknown. */
+export function processStartTicks(pid: number): number {
+  return processState(String(pid))?.startTicks ?? 0;
+}
+
+function processState(pid: string): { state: string; pgid: number; startTicks: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+    // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime
+    // cstime priority nice threads itrealvalue starttime …; comm may hold spaces and parentheses.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', pgid: Number(fields[2]) };
+    return { state: fields[0] ?? '', pgid: Number(fields[2]), startTicks: Number(fields[19]) };
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { CappedOutput } from './capped-output.js';
-import { COMMAND_MARKER_VARIABLE, liveCommandProcesses, signalCommandProcesses } from './command-processes.js';
+import { COMMAND_MARKER_VARIABLE, liveCommandProcesses, processStartTicks, signalCommandProcesses } from './command-processes.js';
 
 /** What `runCommand` needs. */
 export interface RunCommandOptions {
@@ -63,6 +63,9 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const pid = child.pid;
+    // Read before the event loop can reap the shell: processes started earlier cannot carry the marker.
+    const startedTicks = pid === undefined ? 0 : processStartTicks(pid);
+    const live = (): number[] => (pid === undefined ? [] : liveCommandProcesses(pid, commandId, startedTicks));
     let timedOut = false;
     let aborted = false;
     let killTimer: NodeJS.Timeout | undefined;
@@ -77,8 +80,8 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
 
     const killAll = (): void => {
       if (pid === undefined || killTimer !== undefined) return;
-      signalCommandProcesses(pid, liveCommandProcesses(pid, commandId), 'SIGTERM');
-      killTimer = setTimeout(() => signalCommandProcesses(pid, liveCommandProcesses(pid, commandId), 'SIGKILL'), options.killGraceMs);
+      signalCommandProcesses(pid, live(), 'SIGTERM');
+      killTimer = setTimeout(() => signalCommandProcesses(pid, live(), 'SIGKILL'), options.killGraceMs);
     };
     const timeoutTimer = setTimeout(() => {
       timedOut = true;
@@ -108,7 +111,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
       settled = true;
       stopWatching();
       // The shell is gone; whatever it left running goes too, before the call returns.
-      void stopLeftovers(pid, commandId, options.killGraceMs)
+      void stopLeftovers(pid, live, options.killGraceMs)
         .then(async () => {
           if (killTimer !== undefined) clearTimeout(killTimer);
           if (!closed) await Promise.race([pipesClosed, delay(PIPE_CLOSE_WAIT_MS)]);
@@ -124,16 +127,16 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
 }
 
 /** Kills what a command left running (SIGTERM, SIGKILL after the grace period) and waits until it is gone (bounded). */
-async function stopLeftovers(pgid: number | undefined, commandId: string, graceMs: number): Promise<void> {
+async function stopLeftovers(pgid: number | undefined, liveProcesses: () => number[], graceMs: number): Promise<void> {
   if (pgid === undefined) return;
-  let live = liveCommandProcesses(pgid, commandId);
+  let live = liveProcesses();
   if (live.length === 0) return;
   signalCommandProcesses(pgid, live, 'SIGTERM');
   for (const [signal, waitMs] of [['SIGKILL', graceMs], [undefined, 1_000]] as const) {
     const deadline = Date.now() + waitMs;
     while (Date.now() < deadline) {
       await delay(10);
-      live = liveCommandProcesses(pgid, commandId);
+      live = liveProcesses();
       if (live.length === 0) return;
     }
     if (signal !== undefined) signalCommandProcesses(pgid, live, signal);

@@ -35,6 +35,17 @@ for (let run = 0; run < runs; run += 1) {
 }
 row(`cold listing (spawn + handshake + list ${toolCount} tools)`, summarise(cold), 2000);
 
+// The same with the worker's whole environment (no `env -u …` wrapper), to see what scrubbing costs.
+const inherited = [];
+for (let run = 0; run < runs; run += 1) {
+  const source = createMcpToolSource({ servers, logger, inheritEnv: true });
+  const started = process.hrtime.bigint();
+  await source.tools();
+  inherited.push(ms(started));
+  await source.close();
+}
+row('cold listing, inheritEnv: true (no scrubbing wrapper)', summarise(inherited), 2000);
+
 const source = createMcpToolSource({ servers, logger });
 await source.tools();
 const cached = [];
