@@ -21,6 +21,12 @@ describe('checkRequestSemantics', () => {
     );
   });
 
+  test('a body without a model is refused like the API does', () => {
+    expect(checkRequestSemantics({ input: 'x' })).toEqual({
+      error: { message: "Missing required parameter: 'model'.", type: 'invalid_request_error', param: 'model', code: 'missing_required_parameter' },
+    });
+  });
+
   test('answered calls pass', () => {
     expect(checkRequestSemantics({ model: 'm', input: [call('call_a'), call('call_b'), output('call_b'), output('call_a')] })).toBeUndefined();
   });

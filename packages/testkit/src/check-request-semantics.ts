@@ -67,7 +67,7 @@ function checkToolNames(body: Item): ApiErrorBody | undefined {
 }
 
 /**
- * Checks the API enforces beyond the schema: every `function_call` in the input is followed by its
+ * Checks the API enforces beyond the schema: `model` is given, every `function_call` in the input is followed by its
  * `function_call_output`, every client `tool_search_call` by its `tool_search_output`, every output
  * answers a call in the input (unless `previous_response_id` / `conversation` continues earlier state),
  * tool names are unique, and `strict: true` function tools have a schema strict mode takes
@@ -75,5 +75,6 @@ function checkToolNames(body: Item): ApiErrorBody | undefined {
  */
 export function checkRequestSemantics(body: unknown): ApiErrorBody | undefined {
   if (!isObject(body)) return invalidRequest('The request body must be a JSON object.', null);
+  if (body.model === undefined) return invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
   return checkToolOutputs(body) ?? checkToolNames(body) ?? checkStrictFunctionTools(body);
 }

@@ -73,6 +73,13 @@ describe('createRequestValidator', () => {
     expect(validator.validate({ model: 'm', input: 'x', tools: [{ type: 'functio', name: 'f' }] })?.error).toMatchObject({ param: 'tools[0].type', code: 'invalid_value' });
   });
 
+  test('refuses a top-level parameter CreateResponse does not declare, as the API does', () => {
+    expect(validator.validate({ model: 'm', input: 'x', temprature: 0.2 })).toEqual({
+      error: { message: "Unknown parameter: 'temprature'.", type: 'invalid_request_error', param: 'temprature', code: 'unknown_parameter' },
+    });
+    expect(validator.validate({ model: 'm', input: 'x', temperature: 0.2, reasoning: { effort: 'low' }, prompt_cache_key: 'k' })).toBeUndefined();
+  });
+
   test('refuses a missing file with a TestkitError', () => {
     expect(() => createRequestValidator('/nonexistent/openapi.json')).toThrow(TestkitError);
   });
