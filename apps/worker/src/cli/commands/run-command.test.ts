@@ -148,6 +148,9 @@ describe('ankole run with a real model configuration', () => {
       'write_file',
       'edit_file',
     ]);
+    // `ankole tools --schemas` prints exactly the tools payload the turn sent.
+    const schemas = await runCliProcess(['tools', '--home', home, '--schemas', '--json'], env);
+    expect((JSON.parse(schemas.stdout) as { tools: unknown }).tools).toEqual(first?.body.tools);
   });
 });
 
