@@ -158,6 +158,16 @@ describe('command', () => {
     }
   });
 
+  test('a process that left the group and cleared its environment cannot hold the call on its open output', async () => {
+    const result = await callTool(commandTool({ limits: { killGraceMs: 200 } }), {
+      command: "setsid env -i /bin/bash -c 'echo $$ > untracked.pid; exec sleep 1000' & while [ ! -s untracked.pid ]; do sleep 0.01; done; echo started",
+    });
+    // Untracked (documented): the test kills it.
+    leftovers.push(Number(readFileSync(path.join(home.path, 'untracked.pid'), 'utf8')));
+    expect(textOf(result)).toContain('started');
+    expect(result.details).toMatchObject({ exitCode: 0, timedOut: false });
+  });
+
   test('a timeout kills processes that left the process group too', async () => {
     const running = callTool(commandTool({ limits: { killGraceMs: 200 } }), { command: `${escape('')}; sleep 1000`, timeout_ms: 1000 });
     const escaped = await childPid('escaped.pid');

@@ -36,7 +36,7 @@ export interface CommandRun {
 }
 
 /** How long the output pipes may stay open once every process of the command is gone (held by a process that shed the marker). */
-const PIPE_CLOSE_WAIT_MS = 500;
+const PIPE_CLOSE_WAIT_MS = 2_000;
 
 /**
  * Runs a command line in a new process group (`bash -c`, detached) and waits until it ends and every
