@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mcporterConfigPath } from './command-environment.js';
@@ -36,6 +37,8 @@ export interface SkillProjection {
 /** The folder of the home the active skills are copied into. */
 export const SKILLS_FOLDER = '.skills';
 const WRITTEN_SERVERS_FILE = '.mcp-servers.json';
+const STAGING_PREFIX = '.staging-';
+const TRASH_PREFIX = '.trash-';
 
 /**
  * Projects the agent's active skills into a turn:
@@ -58,9 +61,7 @@ export async function projectSkills(skills: readonly Skill[], options: ProjectSk
   const copied: Skill[] = [];
   for (const skill of skills) {
     try {
-      const target = path.join(skillsRoot, skill.name);
-      await fs.rm(target, { recursive: true, force: true });
-      await fs.cp(skill.folder, target, { recursive: true, dereference: true, errorOnExist: false });
+      await copySkill(skill, skillsRoot);
       copied.push(skill);
     } catch (error) {
       problems.push({ path: skill.folder, name: skill.name, message: `The skill could not be copied into the home: ${(error as Error).message}` });
@@ -120,9 +121,34 @@ async function ensureOwnFolder(folder: string): Promise<void> {
   await fs.mkdir(folder, { recursive: true });
 }
 
+/**
+ * Copies a skill folder to `<skillsRoot>/<name>`: into a staging folder first, then swapped in by
+ * renames, so a projection running at the same time into the same home (two turns of one agent)
+ * never sees a half-copied or missing skill. When the other projection swapped its copy in between,
+ * that copy (of the same folder) is kept.
+ */
+async function copySkill(skill: Skill, skillsRoot: string): Promise<void> {
+  const target = path.join(skillsRoot, skill.name);
+  const staging = path.join(skillsRoot, `${STAGING_PREFIX}${skill.name}-${randomUUID()}`);
+  const trash = path.join(skillsRoot, `${TRASH_PREFIX}${skill.name}-${randomUUID()}`);
+  try {
+    await fs.cp(skill.folder, staging, { recursive: true, dereference: true, errorOnExist: false });
+    await fs.rename(target, trash).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    await fs.rename(staging, target).catch((error: NodeJS.ErrnoException) => {
+      // Another projection put its copy in place meanwhile: keep it.
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    });
+  } finally {
+    await Promise.all([fs.rm(staging, { recursive: true, force: true }), fs.rm(trash, { recursive: true, force: true })]);
+  }
+}
+
 async function removeInactiveCopies(skillsRoot: string, active: ReadonlySet<string>, problems: SkillProblem[]): Promise<void> {
   for (const entry of await fs.readdir(skillsRoot)) {
-    if (entry === WRITTEN_SERVERS_FILE || active.has(entry)) continue;
+    // Dot entries are not skills: the ledger, and staging / trash folders of projections running now.
+    if (entry.startsWith('.') || active.has(entry)) continue;
     await fs.rm(path.join(skillsRoot, entry), { recursive: true, force: true }).catch((error: unknown) => {
       problems.push({ path: path.join(skillsRoot, entry), message: `The copy of an inactive skill could not be removed: ${(error as Error).message}` });
     });
@@ -170,10 +196,12 @@ async function writeMcporterConfig(
   config = { ...config, mcpServers: merged };
   try {
     const target = await prepareWrite(home, configFile);
-    const temporary = `${target}.${process.pid}.tmp`;
+    const temporary = `${target}.${randomUUID()}.tmp`;
     await fs.writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`);
     await fs.rename(temporary, target);
-    await fs.writeFile(ledger, `${JSON.stringify([...servers.keys()])}\n`);
+    const ledgerTemporary = `${ledger}.${randomUUID()}.tmp`;
+    await fs.writeFile(ledgerTemporary, `${JSON.stringify([...servers.keys()])}\n`);
+    await fs.rename(ledgerTemporary, ledger);
     return target;
   } catch (error) {
     problems.push({ path: configFile, message: `The home's mcporter config could not be written: ${(error as Error).message}` });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -74,6 +74,17 @@ describe('projectSkills', () => {
     const read = toolNamed(createComputerTools({ home }), 'read_file');
     expect(textOf(await callTool(read, { path: '.skills/notes/SKILL.md' }))).toContain('# Notes');
     expect(existsSync(path.join(home, '.skills/notes/template.md'))).toBe(true);
+  });
+
+  test('projections running at the same time into one home (two turns of an agent) all get the skill, whole', async () => {
+    const { skills } = await loadSkills([path.join(fixtures, 'notes')]);
+    const projections = await Promise.all(Array.from({ length: 8 }, () => projectSkills(skills, { home })));
+    for (const projection of projections) {
+      expect(projection.problems).toEqual([]);
+      expect(projection.skills.map((skill) => skill.name)).toEqual(['notes']);
+    }
+    expect(await readdir(path.join(home, '.skills'))).toEqual(['notes']);
+    expect((await readdir(path.join(home, '.skills/notes'))).sort()).toEqual(['SKILL.md', 'template.md']);
   });
 
   test('removes copies of skills no longer active', async () => {
