@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createMcpTools } from '@core/tools-mcp';
-import { webProfileFromEnv } from '@core/tools-web';
+import { WebConfigError, webProfileFromEnv, type WebProfile } from '@core/tools-web';
 import { CONTROL_PLANE_OPTIONS, openFromOptions } from '../worker/commands/control-plane-options.js';
 import type { TextTurnContext } from '../turn-context.js';
 import { resolveAgentHome } from './agent-home.js';
@@ -75,7 +75,7 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
   }
   const commandEnv = commandEnvironment(values, io.env);
   if (commandEnv !== undefined) context.env = commandEnv;
-  const webProfile = webProfileFromEnv(webEnvironment(values, io.env));
+  const webProfile = webProfileFromOptions(values, io.env);
   if (webProfile !== undefined) context.webProfile = webProfile;
   const warnings: string[] = [];
   const closers: Array<() => Promise<void>> = [];
@@ -135,6 +135,22 @@ function commandEnvironment(values: ParsedCommandLine['values'], env: CliIO['env
     allowed[name] = value;
   }
   return allowed;
+}
+
+/**
+ * The web profile of the `--web-*` flags over the `WEB_*` variables (none when nothing is configured).
+ * @throws WebConfigError for a bad configuration; said in terms of `--web-search` when the flag chose it.
+ */
+function webProfileFromOptions(values: ParsedCommandLine['values'], env: CliIO['env']): WebProfile | undefined {
+  try {
+    return webProfileFromEnv(webEnvironment(values, env));
+  } catch (error) {
+    const prefix = 'WEB_SEARCH_PROVIDER=';
+    if (error instanceof WebConfigError && stringValue(values, 'web-search') !== undefined && error.message.startsWith(prefix)) {
+      throw new CliError('web_search_invalid', `--web-search ${error.message.slice(prefix.length)}`, { cause: error });
+    }
+    throw error;
+  }
 }
 
 /** The environment with the `--web-*` flags applied over the `WEB_*` variables. */

@@ -84,7 +84,10 @@ describe('errors a user can cause: one sentence on stderr, a non-zero exit code'
   it('an unknown web search provider, by flag or by WEB_SEARCH_PROVIDER', async () => {
     const { code, stderr } = await runCliProcess(['tools', '--web-search', 'altavista'], env);
     expect(code).toBe(2);
-    expectOneSentence(stderr, /altavista/);
+    expectOneSentence(stderr, /^ankole: --web-search "altavista" is not a known provider/);
+    const noKey = await runCliProcess(['tools', '--web-search', 'brave'], env);
+    expect(noKey.code).toBe(2);
+    expectOneSentence(noKey.stderr, /^ankole: --web-search brave needs BRAVE_API_KEY/);
     const fromEnv = await runCliProcess(['run', 'hi'], { ...env, WEB_SEARCH_PROVIDER: 'bing' });
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.stdout).toBe('');
