@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateToolArguments } from '@core/runtime';
-import { createTodoTool } from './create-todo-tool.js';
+import { createTodoTool, MAX_TODO_CONTENT_LENGTH, MAX_TODO_ITEMS } from './create-todo-tool.js';
 import { createFileTodoStore, todoFilePath } from './todo-store.js';
 import type { TodoParameters } from './todo-item.js';
 
@@ -98,6 +98,17 @@ describe('createTodoTool', () => {
     });
     expect(duplicate.isError).toBe(true);
     expect(duplicate.content).toContain('"a" is used twice');
+  });
+
+  it('refuses more than MAX_TODO_ITEMS items and an item longer than MAX_TODO_CONTENT_LENGTH (the plan goes into later instructions)', async () => {
+    const tool = createTodoTool({ home });
+    const many = await call(tool, { todos: Array.from({ length: MAX_TODO_ITEMS + 1 }, (_, index) => ({ content: `step ${index}`, status: 'pending' as const })) });
+    expect(many.isError).toBe(true);
+    expect(many.content).toContain(`the list has ${MAX_TODO_ITEMS + 1} items; keep it to at most ${MAX_TODO_ITEMS}.`);
+    const long = await call(tool, { todos: [{ content: 'ok', status: 'pending' }, { content: 'x'.repeat(MAX_TODO_CONTENT_LENGTH + 1), status: 'pending' }] });
+    expect(long.isError).toBe(true);
+    expect(long.content).toContain(`todos[1] is ${MAX_TODO_CONTENT_LENGTH + 1} characters long`);
+    expect(await createFileTodoStore({ home }).load()).toEqual([]);
   });
 
   it('rejects a list that does not match the schema (an unknown status) before execute', () => {

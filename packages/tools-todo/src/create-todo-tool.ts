@@ -9,6 +9,9 @@ export type TodoToolContext = { home: string; store?: undefined } | { store: Tod
 /** The most items a plan may hold. */
 export const MAX_TODO_ITEMS = 50;
 
+/** The longest item, in characters: the plan goes into every later turn's instructions, so it stays short. */
+export const MAX_TODO_CONTENT_LENGTH = 500;
+
 /** What the todo tool returns besides its text: the plan as saved. */
 export interface TodoToolDetails {
   items: TodoItem[];
@@ -63,6 +66,10 @@ function findProblem(params: TodoParameters): string | undefined {
   if (todos.length > MAX_TODO_ITEMS) return `the list has ${todos.length} items; keep it to at most ${MAX_TODO_ITEMS}.`;
   const empty = todos.findIndex((item) => item.content.trim() === '');
   if (empty !== -1) return `item ${empty} (todos[${empty}]) has empty content.`;
+  const long = todos.findIndex((item) => item.content.trim().length > MAX_TODO_CONTENT_LENGTH);
+  if (long !== -1) {
+    return `todos[${long}] is ${todos[long]?.content.trim().length} characters long; keep each item to one short sentence (at most ${MAX_TODO_CONTENT_LENGTH}).`;
+  }
   const inProgress = todos.flatMap((item, index) => (item.status === 'in_progress' ? [index] : []));
   if (inProgress.length > 1) {
     return `${inProgress.length} items are in_progress (todos[${inProgress.join('], todos[')}]); at most one may be in_progress.`;

@@ -1,4 +1,4 @@
-export { createTodoTool, MAX_TODO_ITEMS } from './create-todo-tool.js';
+export { createTodoTool, MAX_TODO_CONTENT_LENGTH, MAX_TODO_ITEMS } from './create-todo-tool.js';
 export type { TodoToolContext, TodoToolDetails } from './create-todo-tool.js';
 export { createFileTodoStore, todoFilePath, TodoStoreError } from './todo-store.js';
 export type { FileTodoStoreOptions, TodoStore } from './todo-store.js';
