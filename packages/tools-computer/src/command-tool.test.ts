@@ -190,6 +190,15 @@ describe('command', () => {
     expect(tool.timeoutMs).toBeGreaterThan(5000 + 2 * DEFAULT_COMPUTER_LIMITS.killGraceMs);
   });
 
+  test('a home removed after the tools were built is named as the cause', async () => {
+    const gone = await tempDir();
+    const tool = toolNamed(createComputerTools({ home: gone.path }), 'command');
+    await gone.dispose();
+    const result = await callTool(tool, { command: 'true' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(`The command could not be started (bash): the home folder ${gone.path} no longer exists`);
+  });
+
   test('a shell that cannot start is an error result, not a throw', async () => {
     const tool = toolNamed(createComputerTools({ home: home.path, shell: '/nonexistent/shell' }), 'command');
     const result = await callTool(tool, { command: 'true' });

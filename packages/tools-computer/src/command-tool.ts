@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { commandEnvironment } from './command-environment.js';
@@ -91,7 +92,9 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
         return { content: lines.join('\n'), details, isError: run.timedOut || run.aborted || run.exitCode !== 0 };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        return toolErrorResult(new ComputerToolError('command_start_failed', `The command could not be started (${context.shell}): ${message}`, { cause: error }));
+        // Node says "spawn bash ENOENT" for a missing working folder too: name the real cause.
+        const reason = existsSync(context.home.realRoot) ? message : `the home folder ${context.home.realRoot} no longer exists`;
+        return toolErrorResult(new ComputerToolError('command_start_failed', `The command could not be started (${context.shell}): ${reason}`, { cause: error }));
       }
     },
   });
