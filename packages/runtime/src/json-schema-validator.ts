@@ -3,7 +3,7 @@ import Ajv2019Module from 'ajv/dist/2019.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
-import { boundedRegExp } from './bounded-regexp.js';
+import { createBoundedRegExpEngine } from './bounded-regexp.js';
 import type { ValidationIssue } from './format-validation-message.js';
 
 /** A compiled JSON Schema: `check(value)` lists what is wrong (an empty list when the value is valid). */
@@ -20,8 +20,6 @@ const OPTIONS: Options = {
   validateFormats: true,
   addUsedSchema: false,
   messages: true,
-  // `pattern` / `patternProperties` come from external schemas: run them with a time limit (no ReDoS hang).
-  code: { regExp: boundedRegExp },
 };
 const MAX_ISSUES_PER_CHECK = 50;
 
@@ -96,7 +94,8 @@ function ajvFor(dialect: Dialect): AjvInstance {
 
 function newAjv(dialect: Dialect, overrides: Options = {}): AjvInstance {
   const Constructor = interop<AjvConstructor>(dialect === '2020-12' ? Ajv2020Module : dialect === '2019-09' ? Ajv2019Module : Ajv07Module);
-  const ajv = new Constructor({ ...OPTIONS, ...overrides });
+  // `pattern` / `patternProperties` come from external schemas: they run with a time limit (no ReDoS hang).
+  const ajv = new Constructor({ ...OPTIONS, code: { regExp: createBoundedRegExpEngine() }, ...overrides });
   interop<AddFormats>(addFormatsModule)(ajv);
   return ajv;
 }
