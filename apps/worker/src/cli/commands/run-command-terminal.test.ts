@@ -55,4 +55,22 @@ describe.skipIf(!hasScript())('ankole run on a terminal', () => {
     expect(screen.split('\n').filter((line) => /^✓ (Read|Listed|Searched)/.test(line))).toHaveLength(4);
     expect(screen).toMatch(/\n── Completed · 6 steps · 11 tool calls · /);
   });
+
+  it('prints plain lines on a terminal that cannot move the cursor (TERM=dumb)', async () => {
+    const child = spawn('script', ['-qfec', `${process.execPath} ${CLI_PATH} run --demo --home ${scratch}`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, TERM: 'dumb' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let raw = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      raw += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    expect(raw).toContain('… Reading ankole-demo/notes/README.md');
+    expect(raw).toMatch(/── Completed · 6 steps · 11 tool calls · /);
+    expect(raw).not.toContain('\u001b');
+  });
 });

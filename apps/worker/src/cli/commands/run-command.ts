@@ -68,7 +68,8 @@ export const runCommand: CliCommand = {
       }
       const renderer = values.json === true ? createJsonRenderer(io.stdout) : createTerminalRenderer({
         output: io.stdout,
-        live: io.stdout.isTTY === true,
+        // A terminal that cannot move the cursor (TERM=dumb, e.g. an editor's shell) gets plain lines.
+        live: io.stdout.isTTY === true && io.env.TERM !== 'dumb',
         color: io.env.NO_COLOR === undefined || io.env.NO_COLOR === '',
       });
       return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps });
