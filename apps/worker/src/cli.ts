@@ -3,7 +3,7 @@ import { processIO } from './cli/cli-io.js';
 import { EXIT_CODES } from './cli/exit-codes.js';
 import { runCli } from './cli/run-cli.js';
 
-/** After Ctrl-C, how long the process may stay up so aborted tools finish killing their processes. */
+/** After Ctrl-C or SIGTERM, how long the process may stay up so aborted tools finish killing their processes. */
 const INTERRUPT_DRAIN_MS = 3_000;
 
 // A reader that goes away (`ankole run … | head`) is not an error worth a stack trace.
@@ -13,7 +13,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const code = await runCli(process.argv.slice(2), processIO());
-if (code === EXIT_CODES.interrupted) {
+if (code === EXIT_CODES.interrupted || code === EXIT_CODES.terminated) {
   // Let pending kills (SIGTERM, then SIGKILL after a grace period) of aborted tools run, within a bound.
   process.exitCode = code;
   setTimeout(() => process.exit(code), INTERRUPT_DRAIN_MS).unref();

@@ -15,11 +15,13 @@ export interface CliIO {
   cwd: string;
   /** Registers a Ctrl-C handler; returns a function that removes it. */
   onInterrupt(handler: () => void): () => void;
+  /** Registers a SIGTERM handler (a `kill`, a `timeout`, a service manager); returns a function that removes it. */
+  onTerminate(handler: () => void): () => void;
   /** Ends the process at once (a second Ctrl-C). */
   exit(code: number): never;
 }
 
-/** The real process's streams, environment and SIGINT. */
+/** The real process's streams, environment, SIGINT and SIGTERM. */
 export function processIO(): CliIO {
   return {
     stdout: process.stdout,
@@ -29,6 +31,10 @@ export function processIO(): CliIO {
     onInterrupt(handler) {
       process.on('SIGINT', handler);
       return () => process.off('SIGINT', handler);
+    },
+    onTerminate(handler) {
+      process.on('SIGTERM', handler);
+      return () => process.off('SIGTERM', handler);
     },
     exit: (code) => process.exit(code),
   };

@@ -7,4 +7,6 @@ export const EXIT_CODES = Object.freeze({
   usage: 2,
   /** Interrupted by Ctrl-C (128 + SIGINT). */
   interrupted: 130,
+  /** Stopped by SIGTERM (128 + SIGTERM). */
+  terminated: 143,
 });

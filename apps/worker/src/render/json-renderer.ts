@@ -12,7 +12,7 @@ export function createJsonRenderer(output: CliOutput): TurnRenderer {
     start: (header) => line({ type: 'run.started', ...header }),
     warning: (message) => line({ type: 'run.warning', message }),
     event: (event) => line(event),
-    interrupted: () => line({ type: 'run.interrupted' }),
+    interrupted: (signal = 'SIGINT') => line({ type: 'run.interrupted', signal }),
     release: () => undefined,
     finish: (summary) =>
       line({
@@ -21,6 +21,7 @@ export function createJsonRenderer(output: CliOutput): TurnRenderer {
         exitCode: summary.exitCode,
         durationMs: Math.round(summary.durationMs),
         interrupted: summary.interrupted,
+        ...(summary.signal === undefined ? {} : { signal: summary.signal }),
         steps: summary.outcome.steps,
         toolCalls: summary.outcome.toolCalls,
         usage: summary.outcome.usage,

@@ -176,8 +176,9 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
     release() {
       stop();
     },
-    interrupted() {
-      print([style.red('Interrupted (Ctrl-C): aborting the turn and its running tools… (Ctrl-C again to quit at once)')]);
+    interrupted(signal = 'SIGINT') {
+      const why = signal === 'SIGTERM' ? 'Terminated (SIGTERM)' : 'Interrupted (Ctrl-C)';
+      print([style.red(`${why}: aborting the turn and its running tools… (${signal === 'SIGTERM' ? 'again' : 'Ctrl-C again'} to quit at once)`)]);
     },
     finish(summary) {
       stop();
@@ -204,7 +205,8 @@ const ENDINGS: Record<string, string> = {
 /** The closing line: how it ended, steps, tool calls, tokens, time. */
 export function summaryLine(summary: TurnSummary, style: Style = plainStyle): string {
   const { outcome } = summary;
-  const ending = summary.interrupted ? 'Aborted by Ctrl-C: running tools were stopped' : (ENDINGS[outcome.reason] ?? outcome.reason);
+  const by = summary.signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C';
+  const ending = summary.interrupted ? `Aborted by ${by}: running tools were stopped` : (ENDINGS[outcome.reason] ?? outcome.reason);
   const usage = outcome.usage;
   const parts = [
     plural(outcome.steps, 'step'),

@@ -14,12 +14,17 @@ export interface TurnHeader {
   controlPlane?: string;
 }
 
+/** The signals that stop a turn: Ctrl-C (`SIGINT`) or `SIGTERM`. */
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
 /** How a turn ended, for the closing summary. */
 export interface TurnSummary {
   outcome: AgentLoopResult;
   durationMs: number;
-  /** Ctrl-C ended it. */
+  /** Ctrl-C or SIGTERM ended it. */
   interrupted: boolean;
+  /** Which signal ended it (Ctrl-C when left out). */
+  signal?: StopSignal;
   exitCode: number;
   /** The one-sentence failure, when the turn failed. */
   failure?: string;
@@ -30,8 +35,8 @@ export interface TurnRenderer {
   start(header: TurnHeader): void;
   warning(message: string): void;
   event(event: AgentEvent): void;
-  /** Ctrl-C was pressed: the turn is being aborted. */
-  interrupted(): void;
+  /** Ctrl-C was pressed (or SIGTERM came): the turn is being aborted. */
+  interrupted(signal?: StopSignal): void;
   finish(summary: TurnSummary): void;
   /** The process leaves at once (a second Ctrl-C): put the terminal back (live lines gone, cursor shown). */
   release(): void;

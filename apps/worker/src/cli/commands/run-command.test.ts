@@ -255,4 +255,26 @@ describe('Ctrl-C', () => {
     // The model was not called again after the abort.
     expect(server.requests).toHaveLength(1);
   });
+
+  it('SIGTERM (a kill, a timeout) does the same: the running command is killed too, exit code 143', async () => {
+    server = await startTestModelServer({
+      script: [
+        reply.functionCalls([{ name: 'command', callId: 'call_sleep', arguments: { command: 'sleep 60 & echo $! > sleep.pid; wait' } }]),
+        reply.text('never reached'),
+      ],
+    });
+    running = spawnCli(['run', '--home', home, '--json', 'Wait a minute'], { ...env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL });
+    await running.waitForOutput('"type":"activity.started"');
+    const pidFile = path.join(home, 'sleep.pid');
+    for (let attempt = 0; attempt < 100 && !existsSync(pidFile); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    const sleepPid = Number(readFileSync(pidFile, 'utf8'));
+    running.child.kill('SIGTERM');
+    const { code } = await running.exited;
+    expect(code).toBe(143);
+    const events = running.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(events).toContainEqual({ type: 'run.interrupted', signal: 'SIGTERM' });
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', exitCode: 143, interrupted: true, signal: 'SIGTERM' });
+    expect(await gone(sleepPid)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
 });

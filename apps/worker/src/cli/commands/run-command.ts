@@ -1,7 +1,7 @@
 import { DEMO_PROMPT } from '../../demo/demo-prompt.js';
 import { createJsonRenderer } from '../../render/json-renderer.js';
 import { createTerminalRenderer } from '../../render/terminal-renderer.js';
-import type { TurnRenderer } from '../../render/turn-renderer.js';
+import type { StopSignal, TurnRenderer } from '../../render/turn-renderer.js';
 import { runTextTurn } from '../../text-turn.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
@@ -35,7 +35,7 @@ const HELP = [
   '  --demo             use the offline demo model even when OPENAI_API_KEY is set',
   '  -h, --help         show this help',
   '',
-  'Ctrl-C aborts the turn (running tools are stopped) and exits with code 130.',
+  'Ctrl-C aborts the turn (running tools are stopped) and exits with code 130; SIGTERM does the same with 143.',
   '',
 ].join('\n');
 
@@ -93,16 +93,20 @@ interface RunRenderedOptions {
 async function runRendered(options: RunRenderedOptions): Promise<number> {
   const { io, controller, renderer, model, setup } = options;
   const { context } = setup;
-  let interrupted = false;
-  const removeInterrupt = io.onInterrupt(() => {
-    if (interrupted) {
+  // Ctrl-C or SIGTERM aborts the turn: its tools stop their processes (which live in their own process
+  // groups, so the signal does not reach them). A second signal leaves at once.
+  let stoppedBy: StopSignal | undefined;
+  const stop = (signal: StopSignal) => {
+    if (stoppedBy !== undefined) {
       renderer.release();
-      io.exit(EXIT_CODES.interrupted);
+      io.exit(exitCodeOf(stoppedBy));
     }
-    interrupted = true;
-    renderer.interrupted();
+    stoppedBy = signal;
+    renderer.interrupted(signal);
     controller.abort();
-  });
+  };
+  const removeInterrupt = io.onInterrupt(() => stop('SIGINT'));
+  const removeTerminate = io.onTerminate(() => stop('SIGTERM'));
   const started = performance.now();
   try {
     const { outcome } = await runTextTurn({
@@ -127,7 +131,8 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
     const durationMs = performance.now() - started;
     let exitCode: number = EXIT_CODES.ok;
     let failure: string | undefined;
-    if (interrupted || outcome.reason === 'aborted') exitCode = EXIT_CODES.interrupted;
+    const interrupted = stoppedBy !== undefined;
+    if (interrupted || outcome.reason === 'aborted') exitCode = exitCodeOf(stoppedBy ?? 'SIGINT');
     else if (outcome.reason === 'error') {
       exitCode = EXIT_CODES.failure;
       failure = describeModelFailure(model.lastError(), outcome.error, model);
@@ -138,10 +143,22 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
       exitCode = EXIT_CODES.failure;
       failure = `The model's response was cut short${outcome.error === undefined ? '' : ` (${outcome.error})`}, so the turn could not go on.`;
     }
-    renderer.finish({ outcome, durationMs, interrupted, exitCode, ...(failure === undefined ? {} : { failure }) });
+    renderer.finish({
+      outcome,
+      durationMs,
+      interrupted,
+      ...(stoppedBy === undefined ? {} : { signal: stoppedBy }),
+      exitCode,
+      ...(failure === undefined ? {} : { failure }),
+    });
     if (failure !== undefined) io.stderr.write(`ankole: ${failure}\n`);
     return exitCode;
   } finally {
     removeInterrupt();
+    removeTerminate();
   }
+}
+
+function exitCodeOf(signal: StopSignal): number {
+  return signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted;
 }
