@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,6 +153,49 @@ describe('ankole run with a real model configuration', () => {
     // `ankole tools --schemas` prints exactly the tools payload the turn sent.
     const schemas = await runCliProcess(['tools', '--home', home, '--schemas', '--json'], env);
     expect((JSON.parse(schemas.stdout) as { tools: unknown }).tools).toEqual(first?.body.tools);
+  });
+});
+
+describe('ankole run with web search bound (--web-search searxng)', () => {
+  it("draws the links of web_search's presentation event under its line, without the page's control characters", async () => {
+    // A local stand-in for a SearXNG instance, answering in its documented JSON format.
+    const searx = createHttpServer((request, response) => {
+      const query = new URL(request.url ?? '/', 'http://localhost').searchParams.get('q');
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({
+          query,
+          results: [
+            { url: 'https://en.wikipedia.org/wiki/Ankole-Watusi', title: 'Ankole-Watusi - Wikipedia', content: 'A breed of cattle.' },
+            { url: 'https://example.com/evil', title: 'Evil\u001b[2J title', content: 'x' },
+          ],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => searx.listen(0, '127.0.0.1', resolve));
+    const address = searx.address() as AddressInfo;
+    try {
+      server = await startTestModelServer({
+        script: [reply.functionCalls([{ name: 'web_search', arguments: { query: 'ankole cattle' } }]), reply.text('Found two pages.')],
+      });
+      const { code, stdout } = await runCliProcess(['run', '--home', home, '--web-search', 'searxng', 'Search the web for ankole cattle'], {
+        ...env,
+        OPENAI_API_KEY: 'k',
+        OPENAI_BASE_URL: server.baseURL,
+        SEARXNG_URL: `http://127.0.0.1:${address.port}`,
+      });
+      expect(code).toBe(0);
+      const all = lines(stdout);
+      const searched = all.findIndex((line) => /^✓ .*"ankole cattle"/.test(line));
+      expect(searched).not.toBe(-1);
+      expect(all.slice(searched + 1, searched + 3)).toEqual([
+        '  ↗ Ankole-Watusi - Wikipedia <https://en.wikipedia.org/wiki/Ankole-Watusi>',
+        '  ↗ Evil[2J title <https://example.com/evil>',
+      ]);
+      expect(stdout).not.toContain('\u001b');
+    } finally {
+      await new Promise((resolve) => searx.close(resolve));
+    }
   });
 });
 
