@@ -138,6 +138,20 @@ describe('createTerminalRenderer on a terminal', () => {
     expect(terminal.raw()).toContain('\u001b[1mFiles changed\u001b[22m');
   });
 
+  it('leaves one blank line, not two, between the header and a summary that follows it at once', () => {
+    const terminal = createVirtualTerminal();
+    const renderer = createTerminalRenderer({ output: terminal, live: false, color: false });
+    renderer.start(header);
+    renderer.finish({ outcome: { ...outcome, reason: 'error', steps: 1, toolCalls: 0 }, durationMs: 40, interrupted: false, exitCode: 1 });
+    expect(terminal.raw().split('\n')).toEqual([
+      'Running the offline demo model.',
+      'Agent default · home /h · 7 tools',
+      '',
+      '── Failed · 1 step · 0 tool calls · 1,234 tokens (1,200 in, 34 out) · 40 ms',
+      '',
+    ]);
+  });
+
   it('puts the terminal back when the process must leave at once (a second Ctrl-C): live lines gone, cursor shown', () => {
     const terminal = createVirtualTerminal();
     const renderer = createTerminalRenderer({ output: terminal, live: true, color: true });

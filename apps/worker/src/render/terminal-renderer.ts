@@ -41,6 +41,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
   let thinking = false;
   let liveLines = 0;
   let atLineStart = true;
+  let afterBlankLine = false;
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
   const fileChanges = createFileChanges();
@@ -86,8 +87,14 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
     if (!atLineStart) {
       output.write('\n');
       atLineStart = true;
+      afterBlankLine = false;
     }
-    output.write(`${lines.join('\n')}\n`);
+    // One blank line between blocks, never two (a summary right after the header, say).
+    const shown = afterBlankLine && lines[0] === '' ? lines.slice(1) : lines;
+    if (shown.length > 0) {
+      output.write(`${shown.join('\n')}\n`);
+      afterBlankLine = shown.at(-1) === '';
+    }
     redraw();
   }
 
@@ -130,6 +137,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
           clearLive();
           output.write(text);
           atLineStart = text.endsWith('\n');
+          afterBlankLine = false;
           redraw();
           return;
         }
