@@ -27,19 +27,25 @@ afterEach(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+/** Runs the offline demo in a pseudo-terminal with `env`; resolves with the exit code and everything written. */
+async function demoInTerminal(env: Record<string, string>): Promise<{ code: number | null; raw: string }> {
+  const child = spawn('script', ['-qfec', `${process.execPath} ${CLI_PATH} run --demo --home ${scratch}`, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let raw = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    raw += chunk;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  return { code, raw };
+}
+
 describe.skipIf(!hasScript())('ankole run on a terminal', () => {
   it('draws live spinner lines that the completed lines replace, with colours', async () => {
-    const child = spawn('script', ['-qfec', `${process.execPath} ${CLI_PATH} run --demo --home ${scratch}`, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, TERM: 'xterm-256color', COLUMNS: '120', LINES: '50' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let raw = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      raw += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
+    const { code, raw } = await demoInTerminal({ TERM: 'xterm-256color', COLUMNS: '120', LINES: '50' });
     expect(code).toBe(0);
     // Live lines: a spinner frame next to a running tool's label, erased again, colours, hidden cursor.
     expect(raw).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\u001b\[39m Reading ankole-demo\/notes\/README\.md/);
@@ -57,17 +63,7 @@ describe.skipIf(!hasScript())('ankole run on a terminal', () => {
   });
 
   it('prints plain lines on a terminal that cannot move the cursor (TERM=dumb)', async () => {
-    const child = spawn('script', ['-qfec', `${process.execPath} ${CLI_PATH} run --demo --home ${scratch}`, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, TERM: 'dumb' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let raw = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      raw += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
+    const { code, raw } = await demoInTerminal({ TERM: 'dumb' });
     expect(code).toBe(0);
     expect(raw).toContain('… Reading ankole-demo/notes/README.md');
     expect(raw).toMatch(/── Completed · 6 steps · 11 tool calls · /);
