@@ -27,7 +27,8 @@ export const TURN_OPTIONS_HELP = [
   '  --home DIR         the agent home (must exist; default: $XDG_DATA_HOME/ankole/agents/<agent>, created)',
   '  --agent NAME       the agent (default: "default")',
   '  --skills DIR       a folder of skills (sub-folders with a SKILL.md) active for this turn',
-  '  --env NAME[=VALUE] let the agent\'s commands see this variable (its value here, or VALUE; repeatable)',
+  '  --env NAME[=VALUE] let the agent\'s commands and MCP servers see this variable (its value here, or VALUE;',
+  '                     repeatable)',
   '  --web-search NAME  bind web search: brave (BRAVE_API_KEY), tavily (TAVILY_API_KEY), searxng (SEARXNG_URL)',
   '                     or none (default: WEB_SEARCH_PROVIDER, else the first of those keys that is set)',
   '  --web-fetch        bind web_fetch (default: WEB_FETCH, else on when a search provider is bound)',
@@ -83,15 +84,13 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
     for (const closer of closers.splice(0).reverse()) await closer();
   };
   try {
-    const mcpConfig = stringValue(values, 'mcp-config');
-    if (mcpConfig !== undefined) {
-      const configPath = path.resolve(io.cwd, mcpConfig);
-      const info = await stat(configPath).catch(() => undefined);
-      if (info === undefined) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: give --mcp-config an mcporter config file.`);
-      if (!info.isFile()) throw new CliError('mcp_config_not_file', `The MCP config ${configPath} is not a file: give --mcp-config an mcporter config file (JSON with mcpServers).`);
+    const configPath = await mcpConfigOption(values, io);
+    if (configPath !== undefined) {
+      // The servers see the variables `--env` allows, like the commands (plus their own config's env).
       const mcp = await createMcpTools({
         configPath,
         rootDir: path.dirname(configPath),
+        ...(commandEnv === undefined ? {} : { env: commandEnv }),
         logger: { warn: () => undefined, error: () => undefined },
       });
       closers.push(() => mcp.close());
@@ -108,6 +107,20 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
     await close();
     throw error;
   }
+}
+
+/**
+ * The absolute path of the `--mcp-config` file, when the option is given.
+ * @throws CliError when the file does not exist or is not a file.
+ */
+export async function mcpConfigOption(values: ParsedCommandLine['values'], io: Pick<CliIO, 'cwd'>): Promise<string | undefined> {
+  const mcpConfig = stringValue(values, 'mcp-config');
+  if (mcpConfig === undefined) return undefined;
+  const configPath = path.resolve(io.cwd, mcpConfig);
+  const info = await stat(configPath).catch(() => undefined);
+  if (info === undefined) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: give --mcp-config an mcporter config file.`);
+  if (!info.isFile()) throw new CliError('mcp_config_not_file', `The MCP config ${configPath} is not a file: give --mcp-config an mcporter config file (JSON with mcpServers).`);
+  return configPath;
 }
 
 /** A CLI turn binds a control plane only when one is named: opening the embedded one by default would lock it. */

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createControlPlane, createPostgresDriver, type ControlPlane, type JobRecord } from '@core/control-plane';
 import { lastUserText, type TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { everythingEntry, writeMcpConfig } from '../__fixtures__/mcp-config.js';
+import { isAlive } from '../__fixtures__/process-alive.js';
 import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
 import { startWorkerModel } from './__fixtures__/worker-model.js';
 
@@ -185,6 +187,54 @@ describe('ankole worker on PostgreSQL', () => {
     const restarted = worker('worker-t2', '--concurrency', '1');
     await restarted.waitForOutput(`✓ job ${hung.id}`, 30_000);
     expect(await job(hung.id)).toMatchObject({ status: 'succeeded', workerId: 'worker-t2', attempts: 2, finalAnswer: 'done: hang until handed back' });
+  }, 60_000);
+
+  it('gives its turns the tools of the --mcp-config servers (started once per worker; one down is logged once, then when back) and stops them on SIGTERM', async () => {
+    await openPlane();
+    const folder = await mkdtemp(path.join(tmpdir(), 'ankole-worker-mcp-'));
+    const pidFile = path.join(folder, 'everything.pid');
+    const revivedPidFile = path.join(folder, 'revived.pid');
+    const read = async (file: string) => (await readFile(file, 'utf8').catch(() => '')).split('\n').filter((line) => line !== '').map(Number);
+    const pids = async () => [...(await read(pidFile)), ...(await read(revivedPidFile))];
+    try {
+      const config = await writeMcpConfig(folder, { pidFile });
+      const first = await plane.client.jobs.start({ agentId: 'default', prompt: 'sum:2+40' });
+      const second = await plane.client.jobs.start({ agentId: 'agent-2', prompt: 'sum:1+2' });
+      const cli = worker('worker-mcp', '--concurrency', '1', '--mcp-config', config);
+      await cli.waitForOutput(`✓ job ${first.id}`, 30_000);
+      await cli.waitForOutput(`✓ job ${second.id}`, 30_000);
+
+      // The MCP tool's result reached the model, which put it into the final answer.
+      expect((await job(first.id)).finalAnswer).toMatch(/^done: sum:2\+40 = .*\b42\b/);
+      expect((await job(second.id, 'agent-2')).finalAnswer).toMatch(/^done: sum:1\+2 = .*\b3\b/);
+      // Both turns offered the server's tools in its namespace.
+      const offered = model.requests.filter((request) => /^sum:/.test(lastUserText(request) ?? '') && JSON.stringify(request.body.tools).includes('"everything"'));
+      expect(offered).toHaveLength(4);
+      // One server process for the whole worker, not one per turn; the server that cannot start is logged once.
+      const [pid, ...more] = await read(pidFile);
+      expect(more).toEqual([]);
+      expect(isAlive(pid!)).toBe(true);
+      expect(cli.stdout().match(/^! MCP server "down" is unavailable/gm)).toHaveLength(1);
+
+      // The server that was down can start now: the next turn lists it again, and the worker says it is back.
+      const revived = path.join(folder, 'no-such-server');
+      await writeFile(revived, `#!/usr/bin/env bash\necho $$ >> '${revivedPidFile}'\nexec '${process.execPath}' '${everythingEntry()}' stdio\n`);
+      await chmod(revived, 0o755);
+      const third = await plane.client.jobs.start({ agentId: 'default', prompt: 'sum:5+5' });
+      await cli.waitForOutput(`✓ job ${third.id}`, 30_000);
+      expect(cli.stdout()).toContain('MCP server "down" answers again');
+      const [revivedPid] = await read(revivedPidFile);
+      expect(isAlive(revivedPid!)).toBe(true);
+      expect(await read(pidFile)).toEqual([pid]);
+
+      cli.child.kill('SIGTERM');
+      expect((await cli.exited).code).toBe(0);
+      expect(isAlive(pid!)).toBe(false);
+      expect(isAlive(revivedPid!)).toBe(false);
+    } finally {
+      for (const pid of await pids()) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+      await rm(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('`ankole worker` refuses to start without a model', async () => {

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { functionCallOutputs, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeMcpConfig } from '../../__fixtures__/mcp-config.js';
 import { runCliProcess, spawnCli, type CliProcess } from '../../__fixtures__/spawn-cli.js';
@@ -220,6 +220,31 @@ describe('ankole run with MCP servers configured (--mcp-config)', () => {
     expect(stdout).toMatch(/^! .*"down"/m);
     expect(stdout).toMatch(/✓ Called everything\.get-sum/);
     expect(stdout).toMatch(/The server said: .*42/);
+  }, 40_000);
+
+  it('lets the MCP servers see the variables --env allows, and no other variable of the CLI', async () => {
+    const config = await writeMcpConfig(scratch);
+    server = await startTestModelServer({
+      script: [
+        reply.functionCalls([{ name: 'get-env', namespace: 'everything', callId: 'call_env', arguments: {} }]),
+        (request) => {
+          const output = request.body.input.find((item: { type: string; call_id?: string }) => item.type === 'function_call_output' && item.call_id === 'call_env');
+          return reply.text(`ENV ${typeof output?.output === 'string' ? output.output : JSON.stringify(output?.output)}`);
+        },
+      ],
+    });
+    const { code, stdout } = await runCliProcess(
+      ['run', '--json', '--home', home, '--mcp-config', config, '--env', 'GIVEN_VALUE=from-option', '--env', 'FROM_CLI', 'Show the environment'],
+      { ...env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL, FROM_CLI: 'from-the-cli', NOT_ALLOWED: 'secret' },
+    );
+    expect(code).toBe(0);
+    const [output] = functionCallOutputs(server.requests.at(-1)!);
+    expect(output).toMatchObject({ call_id: 'call_env', output: expect.any(String) });
+    const seen = JSON.parse(output!.output as string) as Record<string, string>;
+    expect(seen).toMatchObject({ GIVEN_VALUE: 'from-option', FROM_CLI: 'from-the-cli' });
+    expect(seen).not.toHaveProperty('NOT_ALLOWED');
+    expect(seen).not.toHaveProperty('OPENAI_API_KEY');
+    expect(stdout).toContain('ENV {');
   }, 40_000);
 });
 

@@ -9,7 +9,9 @@ import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 
 import { openModel } from '../../cli/model-setup.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../../cli/parse-command-line.js';
+import { mcpConfigOption } from '../../cli/turn-setup.js';
 import { runWorker, type WorkerEvent } from '../run-worker.js';
+import { createWorkerMcpTools, type WorkerMcpEvent, type WorkerMcpTools } from '../worker-mcp-tools.js';
 import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from './control-plane-options.js';
 
 const OPTIONS = {
@@ -18,6 +20,7 @@ const OPTIONS = {
   'worker-id': { type: 'string' },
   homes: { type: 'string' },
   skills: { type: 'string' },
+  'mcp-config': { type: 'string' },
   model: { type: 'string' },
   'max-steps': { type: 'string' },
   'shutdown-grace-seconds': { type: 'string' },
@@ -40,6 +43,8 @@ const HELP = [
   '  --worker-id ID     this worker\'s name in the job records (default: <host>-<pid>)',
   '  --homes DIR        the folder of agent homes, one sub-folder per agent (default: $XDG_DATA_HOME/ankole/agents)',
   '  --skills DIR       a folder of skills active for every turn',
+  '  --mcp-config FILE  an mcporter config (mcpServers): each server\'s tools join every turn, namespaced by server;',
+  '                     the servers start once and run until the worker stops',
   '  --model NAME       the model (default: $ANKOLE_MODEL, else gpt-5-mini)',
   '  --max-steps N      most model calls per turn (default 20)',
   '  --shutdown-grace-seconds N  how long running turns may finish after SIGTERM (default 30; 0: hand back at once)',
@@ -77,6 +82,7 @@ export const workerCommand: CliCommand = {
     const homes = homesOption === undefined ? undefined : path.resolve(io.cwd, homesOption);
     const skillsOption = stringValue(values, 'skills');
     const skillsDir = skillsOption === undefined ? undefined : await existingFolder(path.resolve(io.cwd, skillsOption), '--skills');
+    const mcpConfig = await mcpConfigOption(values, io);
     if (io.env.OPENAI_API_KEY === undefined || io.env.OPENAI_API_KEY === '') {
       throw new CliError('model_missing', 'ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).');
     }
@@ -97,7 +103,10 @@ export const workerCommand: CliCommand = {
     };
     const removeInterrupt = io.onInterrupt(onSignal);
     process.on('SIGTERM', onSignal);
+    // One MCP tool source for the whole process: servers start at the first turn and stop with the worker.
+    let mcp: WorkerMcpTools | undefined;
     try {
+      if (mcpConfig !== undefined) mcp = createWorkerMcpTools({ configPath: mcpConfig, onEvent: (event) => log(event, mcpEventLine(event)) });
       log(
         { type: 'worker.started', workerId, concurrency, model: model.model, where },
         `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${model.notice}`,
@@ -119,7 +128,13 @@ export const workerCommand: CliCommand = {
           }
           const home = homes === undefined ? defaultAgentHome(job.agentId, io.env) : path.join(homes, job.agentId);
           await mkdir(home, { recursive: true });
-          return { home, ...(skillsDir === undefined ? {} : { skillsDir }), ...(webProfile === undefined ? {} : { webProfile }) };
+          const extraTools = mcp === undefined ? undefined : await mcp.tools();
+          return {
+            home,
+            ...(skillsDir === undefined ? {} : { skillsDir }),
+            ...(webProfile === undefined ? {} : { webProfile }),
+            ...(extraTools === undefined ? {} : { extraTools }),
+          };
         },
         onEvent: (event) => log(eventJson(event), eventLine(event)),
       });
@@ -131,6 +146,7 @@ export const workerCommand: CliCommand = {
     } finally {
       process.off('SIGTERM', onSignal);
       removeInterrupt();
+      await mcp?.close();
       await controlPlane.close();
       await model.close();
     }
@@ -166,6 +182,10 @@ function eventLine(event: WorkerEvent): string {
     case 'job.lost':
       return `↷ ${name}: taken over by another worker (this worker's claim expired)`;
   }
+}
+
+function mcpEventLine(event: WorkerMcpEvent): string {
+  return event.type === 'mcp.unavailable' ? `! ${event.reason}` : `MCP server "${event.server}" answers again: its tools are back in the turns.`;
 }
 
 function seconds(ms: number): string {
