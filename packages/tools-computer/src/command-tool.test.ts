@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { callTool, isAlive, tempDir, textOf, toolNamed, waitFor } from './__fixtures__/temp-home.js';
+import { isProcessAlive as isAlive, waitFor } from '@core/testkit';
+import { callTool, tempDir, textOf, toolNamed } from './__fixtures__/temp-home.js';
 import { DEFAULT_COMPUTER_LIMITS } from './computer-limits.js';
 import { createComputerTools } from './create-computer-tools.js';
 

@@ -7,7 +7,7 @@ import { createControlPlane, createPostgresDriver, type ControlPlane, type JobRe
 import { lastUserText, type TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { everythingEntry, writeMcpConfig } from '../__fixtures__/mcp-config.js';
-import { isAlive } from '../__fixtures__/process-alive.js';
+import { isProcessAlive as isAlive } from '@core/testkit';
 import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
 import { startWorkerModel } from './__fixtures__/worker-model.js';
 

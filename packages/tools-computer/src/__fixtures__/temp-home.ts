@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AgentToolResult, AnyWorkerAgentTool } from '@core/runtime';
@@ -29,29 +28,4 @@ export function textOf(result: AgentToolResult<unknown>): string {
   return result.content.map((part) => (part.type === 'input_text' ? part.text : `[image ${part.image_url.slice(0, 30)}]`)).join('\n');
 }
 
-/** Whether a process is alive: it exists and is not a zombie waiting to be reaped. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
-/** Polls until `check` returns a value (bounded). */
-export async function waitFor<T>(check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('waitFor: timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
