@@ -2,7 +2,7 @@ import { createOpenAIResponsesGateway, runAgentLoop } from '@core/runtime';
 import { functionCallOutputs, reply, startTestModelServer } from '@core/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createBackgroundAgentJobTools } from './create-background-agent-job-tools.js';
-import { controlPlanes } from './__fixtures__/control-planes.js';
+import { controlPlanes } from '@core/control-plane/testing';
 
 const signal = new AbortController().signal;
 const call = (name: string) => ({ signal, callId: 'c1', toolName: name });

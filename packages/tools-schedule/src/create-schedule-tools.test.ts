@@ -2,7 +2,7 @@ import { createOpenAIResponsesGateway, runAgentLoop, type AgentEvent } from '@co
 import { functionCallOutputs, reply, startTestModelServer } from '@core/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createScheduleTools } from './create-schedule-tools.js';
-import { controlPlanes } from './__fixtures__/control-planes.js';
+import { controlPlanes } from '@core/control-plane/testing';
 
 const signal = new AbortController().signal;
 const call = (name: string) => ({ signal, callId: 'c1', toolName: name });

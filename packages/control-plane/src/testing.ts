@@ -1,0 +1,62 @@
+/*
+ * Test support for packages that build on the control plane (imported as `@core/control-plane/testing`, never
+ * by production code): control planes on fresh schemas of a real PostgreSQL server or of an in-memory PGlite.
+ */
+import { randomBytes } from 'node:crypto';
+import { createControlPlane, type ControlPlane, type ControlPlaneOptions } from './create-control-plane.js';
+import { createPGliteDriver } from './pglite-driver.js';
+import type { SqlDriver } from './sql-driver.js';
+import pg from 'pg';
+
+/** The PostgreSQL server tests use: `TEST_DATABASE_URL`, or the local server with trust auth. */
+function testDatabaseUrl(): string {
+  return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+}
+
+/** What `controlPlanes` returns. */
+export interface TestControlPlanes {
+  /** A control plane on a new schema (`background: false` unless overridden). */
+  open(options?: Partial<ControlPlaneOptions>): Promise<ControlPlane>;
+  /** Closes the opened control planes and drops their schemas. */
+  cleanup(): Promise<void>;
+  /** Closes the shared PGlite instance, if one was made. */
+  close(): Promise<void>;
+}
+
+/** Opens control planes on fresh schemas of the real PostgreSQL server or of one in-memory PGlite, and removes them. */
+export function controlPlanes(kind: 'postgres' | 'pglite'): TestControlPlanes {
+  const databaseUrl = testDatabaseUrl();
+  let pglite: SqlDriver | undefined;
+  const schemas: string[] = [];
+  const planes: ControlPlane[] = [];
+  return {
+    async open(options: Partial<ControlPlaneOptions> = {}): Promise<ControlPlane> {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      schemas.push(schema);
+      if (kind === 'pglite') pglite ??= await createPGliteDriver();
+      const plane = await createControlPlane({
+        ...(kind === 'postgres' ? { databaseUrl } : { driver: pglite! }),
+        schema,
+        background: false,
+        ...options,
+      });
+      planes.push(plane);
+      return plane;
+    },
+    async cleanup(): Promise<void> {
+      for (const plane of planes.splice(0)) await plane.close();
+      const drop = schemas.splice(0).map((schema) => `DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`).join('\n');
+      if (drop === '') return;
+      if (pglite !== undefined) {
+        await pglite.exec(drop);
+        return;
+      }
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(drop).finally(() => client.end());
+    },
+    async close(): Promise<void> {
+      await pglite?.close();
+    },
+  };
+}
