@@ -21,6 +21,7 @@ export type { ApiErrorBody } from './api-error.js';
 export { functionCallOutputs, lastUserText } from './request-helpers.js';
 export type { FunctionCallOutputItem } from './request-helpers.js';
 export { isProcessAlive, waitFor } from './process-probes.js';
+export { distStaleReason } from './dist-stale-reason.js';
 export { buildResponse } from './build-response.js';
 export type { BuildResponseOptions, ResponseObject } from './build-response.js';
 export { responseStreamEvents } from './stream-events.js';

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { distStaleReason } from './dist-stale-reason.js';
 
 /*
  * The README example, run as written against the BUILT package (dist/), as a reader would run it. In CI turbo
@@ -13,18 +14,8 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = path.resolve(packageDir, '../..');
-const distEntry = path.join(packageDir, 'dist/index.js');
 
-function staleReason(): string | undefined {
-  if (!existsSync(distEntry)) return 'dist/index.js is missing';
-  const built = statSync(distEntry).mtimeMs;
-  const newer = readdirSync(path.join(packageDir, 'src')).filter(
-    (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && statSync(path.join(packageDir, 'src', file)).mtimeMs > built,
-  );
-  return newer.length > 0 ? `dist is older than src (${newer.slice(0, 3).join(', ')})` : undefined;
-}
-
-const reason = staleReason();
+const reason = distStaleReason(packageDir);
 if (reason !== undefined) console.warn(`readme-example.test.ts skipped: ${reason}; run \`npx tsup\` in packages/testkit to run the README example.`);
 
 describe.skipIf(reason !== undefined)('the README example', () => {
