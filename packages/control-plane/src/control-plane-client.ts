@@ -1,3 +1,5 @@
+import type { AdvanceApi, TaskWorkApi, WorkflowApi } from './workflow-client.js';
+
 /** `active` until cancelled, or `completed` once a one-time schedule has fired. */
 export type ScheduleStatus = 'active' | 'cancelled' | 'completed';
 
@@ -135,4 +137,10 @@ export interface ControlPlaneClient {
   readonly schedules: ScheduleApi;
   readonly jobs: JobApi;
   readonly work: WorkApi;
+  /** Workflows: start, show, list, cancel (agent-scoped). */
+  readonly workflows: WorkflowApi;
+  /** The worker side of workflow tasks: claim, heartbeat, submit, fail, release. */
+  readonly tasks: TaskWorkApi;
+  /** The worker side of workflow advances: run the next due one in this process. */
+  readonly advances: AdvanceApi;
 }

@@ -10,6 +10,8 @@ import { createScheduleApi } from './schedule-api.js';
 import type { SqlDriver } from './sql-driver.js';
 import { startTurnQueue } from './turn-queue.js';
 import { createWorkApi } from './work-api.js';
+import { createWorkflowEngine } from './workflow-engine.js';
+import { DEFAULT_WORKFLOW_LIMITS, type WorkflowLimits } from './workflow-limits.js';
 
 /** Options of `createControlPlane`. Give one of `driver`, `databaseUrl` or `dataDir` (default: PGlite in `defaultDataDir()`). */
 export interface ControlPlaneOptions {
@@ -42,6 +44,8 @@ export interface ControlPlaneOptions {
   maintenanceIntervalSeconds?: number;
   /** Errors of the background duties (default: ignored; they are retried on the next round). */
   onError?: (error: unknown) => void;
+  /** The workflow engine's limits (sandbox memory and CPU time, caps, task and advance leases); see `WorkflowLimits`. */
+  workflowLimits?: Partial<WorkflowLimits>;
 }
 
 /** A running control plane: the client and its lifecycle. */
@@ -111,6 +115,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     }),
     jobs: createJobApi({ driver, schema, queue: turnQueue, maxUnfinishedPerAgent: options.maxUnfinishedJobsPerAgent ?? 20 }),
     work: createWorkApi({ driver, schema, queue: turnQueue }),
+    ...createWorkflowEngine({ driver, schema, queue: turnQueue, limits: { ...DEFAULT_WORKFLOW_LIMITS, ...options.workflowLimits } }),
   });
 
   const fire = () => fireDueSchedules({ driver, schema, queue: turnQueue });

@@ -15,18 +15,29 @@ export class ControlPlaneInputError extends UsageError {
   }
 }
 
-/** No schedule or job with that id belongs to the agent (another agent's id is reported the same way). */
+/** No schedule, job, workflow or task with that id belongs to the agent (another agent's id is reported the same way). */
 export class ControlPlaneNotFoundError extends UsageError {
-  readonly resource: 'schedule' | 'job';
+  readonly resource: 'schedule' | 'job' | 'workflow' | 'task';
   readonly id: string;
 
-  constructor(resource: 'schedule' | 'job', id: string) {
+  constructor(resource: 'schedule' | 'job' | 'workflow' | 'task', id: string) {
     super(
       `${resource}_not_found`,
       `No ${resource} with id "${id}" exists for this agent. List your ${resource}s to see the ids you can use.`,
     );
     this.resource = resource;
     this.id = id;
+  }
+}
+
+/**
+ * A request that came too late or from the wrong party: a task result submitted without the task's lease
+ * (`lease_lost`), after an accepted one (`already_submitted`), or for a task that is no longer running
+ * (`task_not_running`: cancelled or failed). Retrying the same call cannot succeed; `code` is stable.
+ */
+export class ControlPlaneConflictError extends UsageError {
+  constructor(code: 'lease_lost' | 'already_submitted' | 'task_not_running', message: string, options: AnkoleErrorOptions = {}) {
+    super(code, message, options);
   }
 }
 

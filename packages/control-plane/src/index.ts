@@ -14,7 +14,29 @@ export type {
   StartJobInput,
   WorkApi,
 } from './control-plane-client.js';
-export { ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
+export { ControlPlaneConflictError, ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
+export type {
+  AdvanceApi,
+  AdvanceReport,
+  ClaimedTask,
+  JsonObject,
+  JsonValue,
+  ResultSchemaProblem,
+  StartWorkflowInput,
+  SubmitTaskResultOutcome,
+  TaskRecord,
+  TaskStatus,
+  TaskWorkApi,
+  WorkflowApi,
+  WorkflowDetails,
+  WorkflowLogLine,
+  WorkflowRecord,
+  WorkflowStatus,
+} from './workflow-client.js';
+export { DEFAULT_WORKFLOW_LIMITS } from './workflow-limits.js';
+export type { WorkflowLimits } from './workflow-limits.js';
+export { watchTaskLease } from './watch-task-lease.js';
+export type { TaskLease, WatchTaskLeaseOptions } from './watch-task-lease.js';
 export { createPostgresDriver } from './postgres-driver.js';
 export type { PostgresDriverOptions } from './postgres-driver.js';
 export { createPGliteDriver } from './pglite-driver.js';

@@ -1,0 +1,46 @@
+/** The workflow engine's limits; every one hit is a clear error (a refused start, a failed workflow or task). */
+export interface WorkflowLimits {
+  /** Most running workflows per agent (default 10). */
+  maxRunningPerAgent: number;
+  /** Largest script, in UTF-8 bytes (default 100 000). */
+  maxScriptBytes: number;
+  /** Largest input and largest result, as JSON, in UTF-8 bytes (default 1 000 000). */
+  maxJsonBytes: number;
+  /** Most `task()` calls per workflow (default 200). */
+  maxTasksPerWorkflow: number;
+  /** Most log lines per workflow (default 1000). */
+  maxLogLines: number;
+  /** Most log bytes per workflow, UTF-8 (default 65 536). */
+  maxLogBytes: number;
+  /** The sandbox's memory limit per run, in bytes (default 32 MiB). */
+  memoryLimitBytes: number;
+  /** The sandbox's stack limit per run, in bytes (default 512 KiB). */
+  stackLimitBytes: number;
+  /** CPU time one run of the script may take, in ms (default 1000). */
+  cpuTimeLimitMs: number;
+  /** A task claim expires this long after its last heartbeat; then another worker runs the task (default 60). */
+  taskLeaseSeconds: number;
+  /** Most claims of one task whose worker stopped responding, before the task fails (default 3). */
+  maxTaskAttempts: number;
+  /** An advance claim expires after this long; then another worker runs the advance (default 30). */
+  advanceLeaseSeconds: number;
+  /** Most abandoned advances of one workflow before it fails (default 3). */
+  maxAdvanceAttempts: number;
+}
+
+/** The defaults of `WorkflowLimits`. */
+export const DEFAULT_WORKFLOW_LIMITS: Readonly<WorkflowLimits> = Object.freeze({
+  maxRunningPerAgent: 10,
+  maxScriptBytes: 100_000,
+  maxJsonBytes: 1_000_000,
+  maxTasksPerWorkflow: 200,
+  maxLogLines: 1000,
+  maxLogBytes: 65_536,
+  memoryLimitBytes: 32 * 1024 * 1024,
+  stackLimitBytes: 512 * 1024,
+  cpuTimeLimitMs: 1000,
+  taskLeaseSeconds: 60,
+  maxTaskAttempts: 3,
+  advanceLeaseSeconds: 30,
+  maxAdvanceAttempts: 3,
+});
