@@ -1,31 +1,20 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CorpusCase } from './repair-corpus/index.js';
 
-/** One line of `../shared/reference/malformed-args.dev.jsonl`. */
-export interface CorpusCase {
-  id: string;
-  category: string;
-  input: string;
-  /** The object a correct repair gives, or `null` where the input must be rejected. */
-  expected: Record<string, unknown> | null;
-  /** Truncation cases: what closing everything would give (not the reading we keep). */
-  lenient_expected?: Record<string, unknown>;
-  note?: string;
-}
+export { corpusPart, isAmbiguous, ownCorpus, type CorpusCase } from './repair-corpus/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
-/** The corpus file, resolved from the repository root at test time (never copied into the repo). */
-export const corpusFile = path.resolve(repoRoot, '../shared/reference/malformed-args.dev.jsonl');
+/** The shared dev corpus beside the repository (public data we may read, never copy into the repo). */
+export const sharedCorpusFile = path.resolve(repoRoot, '../shared/reference/malformed-args.dev.jsonl');
 
-/** Reads every case of the corpus. */
-export function readCorpus(): CorpusCase[] {
-  return readFileSync(corpusFile, 'utf8')
+/** Every case of the shared dev corpus, or `undefined` when the file is not there (a user's clone). */
+export function readSharedCorpus(): CorpusCase[] | undefined {
+  if (!existsSync(sharedCorpusFile)) return undefined;
+  return readFileSync(sharedCorpusFile, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as CorpusCase);
 }
-
-/** Cases in the `ambiguous` category accept either reading: they are reported, not counted. */
-export const isAmbiguous = (entry: CorpusCase): boolean => entry.category === 'ambiguous';
