@@ -131,16 +131,17 @@ describe('buildTurnTools with a control plane (embedded PGlite)', () => {
 
   const SCHEDULES = ['schedule_create', 'schedule_list', 'schedule_cancel'];
   const JOBS = ['start_background_job', 'get_background_job', 'list_background_jobs', 'cancel_background_job'];
+  const WORKFLOWS = ['workflow', 'show_workflow', 'list_workflows', 'cancel_workflow'];
 
-  it('adds the schedule tools after the web tools, and the job tools only when the turn allows jobs', async () => {
+  it('adds the schedule tools after the web tools, the job tools only when the turn allows jobs, then the workflow tools', async () => {
     const webProfile = { fetch: true };
     const withJobs = await buildTurnTools(context({ webProfile, controlPlane: plane.client, allowJobs: true, extraTools: [mcpEcho] }));
-    expect(names(withJobs.tools)).toEqual(['todo_write', ...COMPUTER, 'web_fetch', ...SCHEDULES, ...JOBS, 'echo']);
+    expect(names(withJobs.tools)).toEqual(['todo_write', ...COMPUTER, 'web_fetch', ...SCHEDULES, ...JOBS, ...WORKFLOWS, 'echo']);
     const withoutJobs = await buildTurnTools(context({ webProfile, controlPlane: plane.client, allowJobs: false }));
-    expect(names(withoutJobs.tools)).toEqual(['todo_write', ...COMPUTER, 'web_fetch', ...SCHEDULES]);
+    expect(names(withoutJobs.tools)).toEqual(['todo_write', ...COMPUTER, 'web_fetch', ...SCHEDULES, ...WORKFLOWS]);
   });
 
-  it('has neither schedule nor job tools without a control plane, even when jobs are allowed', async () => {
+  it('has neither schedule, job nor workflow tools without a control plane, even when jobs are allowed', async () => {
     expect(names((await buildTurnTools(context({ allowJobs: true }))).tools)).toEqual(['todo_write', ...COMPUTER]);
   });
 });

@@ -11,6 +11,7 @@ import { createBackgroundAgentJobTools } from '@core/tools-jobs';
 import { createScheduleTools } from '@core/tools-schedule';
 import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
 import { createWebTools } from '@core/tools-web';
+import { createWorkflowTools } from '@core/tools-workflow';
 import type { TextTurnContext } from './turn-context.js';
 
 /** The tools and instructions of one text turn. */
@@ -26,9 +27,10 @@ export interface TextTurnAssembly {
 /**
  * Builds the tool set of one text turn from its context, explicitly and in order: the todo tool, the
  * computer tools, the web tools (only with a bound profile), the schedule tools (only with a control
- * plane), the background job tools (only when the turn may start jobs), then the rest (`extraTools`).
- * Workflow tools are not part of it yet: no workflow package exists. Active skills add no tools: their
- * names, descriptions and SKILL.md paths go into the instructions. Nothing is cached or shared between turns.
+ * plane), the background job tools (only when the turn may start jobs), the workflow tools (only with a
+ * control plane), then the rest (`extraTools`). A workflow task turn never uses this path (see `task-turn.ts`).
+ * Active skills add no tools: their names, descriptions and SKILL.md paths go into the instructions.
+ * Nothing is cached or shared between turns.
  * @throws UsageError when a category cannot be built from the context (e.g. the home does not exist).
  */
 export async function buildTurnTools(context: TextTurnContext): Promise<TextTurnAssembly> {
@@ -46,7 +48,7 @@ export async function buildTurnTools(context: TextTurnContext): Promise<TextTurn
     ...createWebTools(context.webProfile),
     ...(controlPlane === undefined ? [] : createScheduleTools({ client: controlPlane, agentId })),
     ...(controlPlane === undefined ? [] : createBackgroundAgentJobTools({ client: controlPlane, agentId, allowJobs: context.allowJobs === true })),
-    // Workflow tools (workflow, show_workflow, list_workflows, cancel_workflow) go here once a workflow package exists.
+    ...(controlPlane === undefined ? [] : createWorkflowTools({ client: controlPlane, agentId })),
     ...(context.extraTools ?? []),
   ];
   const sections = [baseInstructions(context), await currentPlanSection(context.home, warnings), await skillsSection(context, warnings)];
