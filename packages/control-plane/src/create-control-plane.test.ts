@@ -169,6 +169,30 @@ describe.each(['postgres', 'pglite'] as const)('createControlPlane on %s', (kind
       });
     }, 30_000);
 
+    it("holds a claim for the claiming process's lease, not the lease of the process that queued the job", async () => {
+      const where = await database();
+      const queuer = await open({ leaseSeconds: 600 }, where);
+      const worker = await open({ leaseSeconds: 1, background: true }, where);
+      const job = await queuer.client.jobs.start({ agentId: 'a', prompt: 'p' });
+      const lost = await worker.client.work.claim({ workerId: 'w1' });
+      expect(lost).toMatchObject({ id: job.id });
+      // No heartbeat: the claim runs out after the worker's 1 s, not the queuer's 600 s.
+      const taken = await waitFor(async () => (await worker.client.work.claim({ workerId: 'w2' })) ?? undefined, 20_000, 'the expired claim');
+      expect(taken).toMatchObject({ id: job.id, workerId: 'w2', attempts: 2 });
+    }, 30_000);
+
+    it('looks for expired claims as soon as a process starts, not one interval later', async () => {
+      const where = await database();
+      const dead = await open({ leaseSeconds: 1 }, where);
+      const job = await dead.client.jobs.start({ agentId: 'a', prompt: 'p' });
+      expect(await dead.client.work.claim({ workerId: 'dead' })).toMatchObject({ id: job.id });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // This process would look again only after an hour: only its first look, at start, can find the claim.
+      const started = await open({ background: true, maintenanceIntervalSeconds: 3600 }, where);
+      const taken = await waitFor(async () => (await started.client.work.claim({ workerId: 'w2' })) ?? undefined, 20_000, 'the expired claim');
+      expect(taken).toMatchObject({ id: job.id, workerId: 'w2', attempts: 2 });
+    }, 30_000);
+
     it('keeps a heartbeating claim past its lease: no other worker gets the job', async () => {
       const { client } = await open({ leaseSeconds: 1, maintenanceIntervalSeconds: 1, background: true, timerIntervalMs: 200 });
       const job = await client.jobs.start({ agentId: 'a', prompt: 'p' });

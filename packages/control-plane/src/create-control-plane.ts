@@ -10,6 +10,7 @@ import { createScheduleApi } from './schedule-api.js';
 import type { SqlDriver } from './sql-driver.js';
 import { startTurnQueue } from './turn-queue.js';
 import { createWorkApi } from './work-api.js';
+import { repeatDuty, type RepeatingDuty } from './repeat-duty.js';
 import { createWorkflowEngine } from './workflow-engine.js';
 import { DEFAULT_WORKFLOW_LIMITS, type WorkflowLimits } from './workflow-limits.js';
 
@@ -29,7 +30,10 @@ export interface ControlPlaneOptions {
   maxActiveSchedulesPerAgent?: number;
   /** Most queued or running jobs per agent (default 20). */
   maxUnfinishedJobsPerAgent?: number;
-  /** A claim expires this long after the last heartbeat; then another worker retries the job (default 60). */
+  /**
+   * How long a claim made through this control plane lasts after the claim and after each heartbeat,
+   * in seconds; then another worker retries the job (default 10; workers heartbeat every second).
+   */
   leaseSeconds?: number;
   /** Most claims of one job, crash recoveries included (default 3). */
   maxAttempts?: number;
@@ -40,7 +44,10 @@ export interface ControlPlaneOptions {
   background?: boolean;
   /** How often due schedules are fired, in ms (default 1000). */
   timerIntervalMs?: number;
-  /** How often lost claims are expired, in seconds (default 10). */
+  /**
+   * How often this process looks for claims whose lease ran out (and fails abandoned jobs), in seconds
+   * (default 1; the first look is at start).
+   */
   maintenanceIntervalSeconds?: number;
   /** Errors of the background duties (default: ignored; they are retried on the next round). */
   onError?: (error: unknown) => void;
@@ -71,7 +78,8 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
   if (sources.length > 1) {
     throw new ControlPlaneInputError('options_invalid', 'Give only one of driver, databaseUrl or dataDir to createControlPlane.');
   }
-  const leaseSeconds = positive(options.leaseSeconds ?? 60, 'leaseSeconds');
+  const leaseSeconds = positive(options.leaseSeconds ?? 10, 'leaseSeconds');
+  const maintenanceIntervalSeconds = positive(options.maintenanceIntervalSeconds ?? 1, 'maintenanceIntervalSeconds');
   const background = options.background ?? true;
   const onError = options.onError ?? (() => {});
   const ownsDriver = options.driver === undefined;
@@ -90,7 +98,6 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
       leaseSeconds,
       maxAttempts: positive(options.maxAttempts ?? 3, 'maxAttempts'),
       maintenance: background,
-      maintenanceIntervalSeconds: positive(options.maintenanceIntervalSeconds ?? 10, 'maintenanceIntervalSeconds'),
       onError,
     });
   } catch (error) {
@@ -119,26 +126,18 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
   });
 
   const fire = () => fireDueSchedules({ driver, schema, queue: turnQueue });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
+  // Background duties, each at once and then at its interval: firing due schedules, and recovering lost
+  // claims (every process looks, so a dead worker's job comes back whoever is running).
+  const duties: RepeatingDuty[] = [];
   let closed = false;
-  let lastSweep = 0;
-  const tick = () => {
-    running = (async () => {
-      try {
-        await fire();
-        if (Date.now() - lastSweep >= (options.maintenanceIntervalSeconds ?? 10) * 1000) {
-          lastSweep = Date.now();
-          await failAbandonedJobs({ driver, schema, queue: turnQueue, leaseSeconds });
-        }
-      } catch (error) {
-        if (!closed) onError(error);
-      }
-    })().finally(() => {
-      if (!closed) timer = setTimeout(tick, options.timerIntervalMs ?? 1000);
-    });
-  };
-  if (background) timer = setTimeout(tick, 0);
+  if (background) {
+    duties.push(repeatDuty(fire, options.timerIntervalMs ?? 1000, onError));
+    const recover = async () => {
+      await turnQueue.expireLostClaims();
+      await failAbandonedJobs({ driver, schema, queue: turnQueue, leaseSeconds });
+    };
+    duties.push(repeatDuty(recover, maintenanceIntervalSeconds * 1000, onError));
+  }
 
   return {
     client,
@@ -148,8 +147,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     async close() {
       if (closed) return;
       closed = true;
-      if (timer !== undefined) clearTimeout(timer);
-      await running;
+      await Promise.all(duties.map((duty) => duty.stop()));
       await turnQueue.stop();
       if (ownsDriver) await driver.close();
     },

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import { ControlPlaneFailure } from './errors.js';
+import { hasLostClaims, holdQueueClaim } from './queue-lease.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** The pg-boss queue every turn job (background or scheduled) goes through. */
@@ -10,13 +11,16 @@ export interface TurnQueueOptions {
   driver: SqlDriver;
   /** pg-boss's schema (its own tables). */
   schema: string;
-  /** How long a claim lasts without a heartbeat before pg-boss expires it and another worker retries it. */
+  /**
+   * How long a claim made by this process lasts without a heartbeat: set when it claims a job (whatever
+   * lease the job was queued with) and renewed by each heartbeat. Once it runs out, `expireLostClaims`
+   * hands the job to pg-boss's retry and another worker claims it.
+   */
   leaseSeconds: number;
   /** Most claims of one job (crash recoveries included). */
   maxAttempts: number;
-  /** Run pg-boss maintenance (expiry of lost claims) in this process. */
+  /** Run pg-boss's own maintenance (archiving finished entries, a slow expiry pass) in this process. */
   maintenance: boolean;
-  maintenanceIntervalSeconds: number;
   onError: (error: unknown) => void;
 }
 
@@ -24,7 +28,10 @@ export interface TurnQueueOptions {
 export interface TurnQueue {
   /** Queues a job with the same id as its row, inside the caller's transaction. */
   enqueue(executor: SqlExecutor, jobId: string): Promise<void>;
-  /** Claims the next job (SKIP LOCKED) and returns its id; inside the caller's transaction when given one. */
+  /**
+   * Claims the next job (SKIP LOCKED) with this process's lease and returns its id; inside the caller's
+   * transaction when given one (then the claim and its lease commit together).
+   */
   fetch(executor?: SqlExecutor): Promise<string | undefined>;
   /** Marks the queue entry done; inside the caller's transaction when given one. */
   complete(jobId: string, output: Record<string, unknown>, executor?: SqlExecutor): Promise<void>;
@@ -32,8 +39,14 @@ export interface TurnQueue {
   cancel(jobId: string, executor?: SqlExecutor): Promise<void>;
   /** Puts an active entry back for another worker. */
   requeue(jobId: string): Promise<void>;
-  /** Moves an active entry's expiry to `leaseSeconds` from now. */
+  /** Moves an active entry's expiry to `leaseSeconds` from now (a heartbeat). */
   extendLease(jobId: string): Promise<void>;
+  /**
+   * Expires the claims whose lease ran out, in every queue of this pg-boss schema: their jobs go back
+   * for another claim (or to failed once every attempt was used). Cheap when there is none (one
+   * read); returns whether there was one.
+   */
+  expireLostClaims(): Promise<boolean>;
   /** Ids of entries pg-boss gave up on (retries exhausted), among `jobIds`. */
   failedAmong(jobIds: string[]): Promise<string[]>;
   stop(): Promise<void>;
@@ -51,8 +64,9 @@ async function startBoss(options: TurnQueueOptions): Promise<PgBoss> {
       schema: options.schema,
       migrate: true,
       schedule: false,
+      // pg-boss's own pass (archiving; its expiry too) runs every 2 minutes at most, whichever process is first.
+      // Expiry has to be prompter than that: the control plane calls `expireLostClaims` itself.
       supervise: options.maintenance,
-      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
     });
     boss.on('error', options.onError);
     try {
@@ -108,6 +122,7 @@ export async function startTurnQueue(options: TurnQueueOptions): Promise<TurnQue
       await boss.send(TURN_QUEUE, { jobId }, {
         id: jobId,
         db: pgBossDatabase(executor),
+        // Only until a worker claims it: the claim sets the claimant's own lease (`holdQueueClaim`).
         expireInSeconds: options.leaseSeconds,
         retryLimit: Math.max(0, options.maxAttempts - 1),
         retryDelay: 1,
@@ -115,7 +130,9 @@ export async function startTurnQueue(options: TurnQueueOptions): Promise<TurnQue
     },
     async fetch(executor) {
       const jobs = await boss.fetch<{ jobId: string }>(TURN_QUEUE, { batchSize: 1, ...within(executor) } as PgBoss.FetchOptions);
-      return jobs[0]?.id;
+      const jobId = jobs[0]?.id;
+      if (jobId !== undefined) await holdQueueClaim(executor ?? driver, { schema, queue: TURN_QUEUE, jobId, leaseSeconds: options.leaseSeconds });
+      return jobId;
     },
     async complete(jobId, output, executor) {
       await boss.complete(TURN_QUEUE, jobId, output, within(executor) as PgBoss.ConnectionOptions);
@@ -128,11 +145,12 @@ export async function startTurnQueue(options: TurnQueueOptions): Promise<TurnQue
       await boss.resume(TURN_QUEUE, jobId);
     },
     async extendLease(jobId) {
-      await driver.query(
-        `UPDATE ${schema}.job SET expire_in = (now() - started_on) + make_interval(secs => $3)
-         WHERE name = $1 AND id = $2 AND state = 'active'`,
-        [TURN_QUEUE, jobId, options.leaseSeconds],
-      );
+      await holdQueueClaim(driver, { schema, queue: TURN_QUEUE, jobId, leaseSeconds: options.leaseSeconds });
+    },
+    async expireLostClaims() {
+      if (!(await hasLostClaims(driver, schema))) return false;
+      await boss.expire();
+      return true;
     },
     async failedAmong(jobIds) {
       if (jobIds.length === 0) return [];
