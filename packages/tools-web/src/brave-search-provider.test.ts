@@ -95,6 +95,67 @@ describe('createBraveSearchProvider', () => {
     expect(results).toHaveLength(2);
   });
 
+  test('without any rate-limit header (a 500, a gateway 502, a bare 429), backs off with jitter, then says it gave up', async () => {
+    const answers = [
+      () => ({ status: 500, body: '{"type":"ErrorResponse","error":{"status":500,"code":"INTERNAL","detail":"Internal error"}}', type: 'application/json' }),
+      () => ({ status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>', type: 'text/html' }),
+      () => ({ status: 429, body: '', type: 'text/plain' }),
+      () => ({ status: 503, body: '', type: 'text/plain' }),
+    ];
+    server = await startLocalServer((_request, response) => {
+      const answer = answers[server!.requests.length - 1]!();
+      response.writeHead(answer.status, { 'Content-Type': answer.type });
+      response.end(answer.body);
+    });
+    const delays: number[] = [];
+    const provider = createBraveSearchProvider({ apiKey: 'k', baseURL: server.origin, retry: { random: () => 0.5, sleep: async (ms) => void delays.push(ms) } });
+
+    const error = await provider.search('q', { count: 3, signal: signal() }).catch((caught: unknown) => caught);
+
+    // 500 ms doubling per retry, at 75 % of each step (random 0.5): never the 0 s a missing reset used to mean.
+    expect(delays).toEqual([375, 750, 1500]);
+    expect(server.requests).toHaveLength(4);
+    expect(error).toMatchObject({ code: 'search_provider_error', status: 503 });
+    expect((error as Error).message).toBe('Brave Search failed, HTTP 503. Gave up after 4 attempts. The provider did not say when to try again.');
+  });
+
+  test('a bare 429 is retried after the backoff, then succeeds', async () => {
+    server = await startLocalServer((_request, response) => {
+      if (server!.requests.length === 1) {
+        response.writeHead(429);
+        response.end();
+        return;
+      }
+      sendJson(response, 200, fixture);
+    });
+    const delays: number[] = [];
+    const provider = createBraveSearchProvider({ apiKey: 'k', baseURL: server.origin, retry: { random: () => 0, sleep: async (ms) => void delays.push(ms) } });
+
+    const results = await provider.search('q', { count: 2, signal: signal() });
+
+    expect(delays).toEqual([250]);
+    expect(results).toHaveLength(2);
+  });
+
+  test('a 429 asking to wait longer than a retry may wait gives up at once and says when to try again', async () => {
+    server = await startLocalServer((_request, response) =>
+      sendJson(response, 429, { type: 'ErrorResponse', error: { status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan.' } }, { 'Retry-After': '3600' }),
+    );
+    const delays: number[] = [];
+    const provider = createBraveSearchProvider({ apiKey: 'k', baseURL: server.origin, retry: { sleep: async (ms) => void delays.push(ms) } });
+    const before = Date.now();
+
+    const error = await provider.search('q', { count: 3, signal: signal() }).catch((caught: unknown) => caught);
+
+    expect(delays).toEqual([]);
+    expect(error).toMatchObject({ code: 'search_rate_limited', status: 429 });
+    const message = (error as Error).message;
+    expect(message).toContain('Brave Search is rate limiting this key, HTTP 429 (RATE_LIMITED: Request rate limit exceeded for plan.). No retry was made: the provider asks to wait longer than this call waits for a retry (10 s). Try again in 60 min (after ');
+    const retryAt = Date.parse(/after (\S+ \S+) UTC\)/.exec(message)![1]!.replace(' ', 'T') + 'Z');
+    expect(retryAt - before).toBeGreaterThanOrEqual(3_599_000);
+    expect(retryAt - before).toBeLessThanOrEqual(3_602_000);
+  });
+
   test('reports a used-up monthly quota as quota exceeded, without retrying', async () => {
     server = await startLocalServer((_request, response) =>
       sendJson(
@@ -111,7 +172,8 @@ describe('createBraveSearchProvider', () => {
 
     expect(error).toMatchObject({ code: 'search_quota_exceeded', status: 429 });
     expect((error as Error).message).toContain('Brave Search quota is used up');
-    expect((error as Error).message).toContain('retry after 17 days');
+    expect((error as Error).message).toMatch(/Try again in 17 days \(after \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\)\.$/);
+    expect((error as Error).message).not.toContain('retr');
     expect(delays).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpointURL } from './endpoint-url.js';
 import { WebConfigError } from './errors.js';
 import { isRetryableStatus, parseRetryAfter, resolveRetryOptions, type RetryOptions } from './retry-policy.js';
-import { retryAfterText, sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
+import { sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
 import { toSearchResult } from './to-search-result.js';
 import type { WebSearchProvider } from './web-search-provider.js';
 
@@ -105,23 +105,35 @@ function isQuotaExhausted(body: unknown): boolean {
 }
 
 /**
- * Brave's wait hint: `Retry-After` when sent, else its documented rate-limit headers — for every window
- * whose `X-RateLimit-Remaining` is 0, its `X-RateLimit-Reset` (seconds); the longest of those.
+ * Brave's wait hint in ms: `Retry-After` when sent, else its documented rate-limit headers — for every
+ * window whose `X-RateLimit-Remaining` is 0, its `X-RateLimit-Reset` (seconds); the longest of those.
+ * Undefined (so the jittered backoff applies) when the headers are missing or unreadable, as on a
+ * gateway's 502 or a bare 429: a missing header means "unknown", not 0.
  */
 function braveRetryAfter(headers: Headers): number | undefined {
   const retryAfter = parseRetryAfter(headers.get('retry-after'));
   if (retryAfter !== undefined) return retryAfter;
-  const remaining = (headers.get('x-ratelimit-remaining') ?? '').split(',').map((value) => Number(value.trim()));
-  const reset = (headers.get('x-ratelimit-reset') ?? '').split(',').map((value) => Number(value.trim()));
+  const remaining = headerNumbers(headers.get('x-ratelimit-remaining'));
+  const reset = headerNumbers(headers.get('x-ratelimit-reset'));
   let longest: number | undefined;
   remaining.forEach((left, index) => {
     const seconds = reset[index];
-    if (left === 0 && seconds !== undefined && Number.isFinite(seconds) && seconds >= 0) longest = Math.max(longest ?? 0, seconds * 1000);
+    if (left === 0 && seconds !== undefined) longest = Math.max(longest ?? 0, seconds * 1000);
   });
   return longest;
 }
 
-function describeBraveFailure(status: number, body: unknown, retryAfterMs: number | undefined): ProviderFailure {
+/** The comma-separated numbers of a rate-limit header; a missing, empty or non-numeric entry is undefined. */
+function headerNumbers(value: string | null): Array<number | undefined> {
+  if (value === null) return [];
+  return value.split(',').map((entry) => {
+    const trimmed = entry.trim();
+    if (!/^\d+(\.\d+)?$/.test(trimmed)) return undefined;
+    return Number(trimmed);
+  });
+}
+
+function describeBraveFailure(status: number, body: unknown): ProviderFailure {
   const parsed = braveErrorSchema.safeParse(body);
   const code = parsed.success ? (parsed.data.error.code ?? '') : '';
   const detail = parsed.success && parsed.data.error.detail !== undefined ? ` (${code || 'error'}: ${parsed.data.error.detail})` : '';
@@ -129,10 +141,10 @@ function describeBraveFailure(status: number, body: unknown, retryAfterMs: numbe
     return { code: 'search_auth_failed', message: `Brave Search rejected the API key, HTTP ${status}${detail}. Check BRAVE_API_KEY.` };
   }
   if (isQuotaExhausted(body)) {
-    return { code: 'search_quota_exceeded', message: `Brave Search quota is used up, HTTP ${status}${detail}. Upgrade the plan or wait for the quota to reset.${retryAfterText(retryAfterMs)}` };
+    return { code: 'search_quota_exceeded', message: `Brave Search quota is used up, HTTP ${status}${detail}. Upgrade the plan or wait for the quota to reset.` };
   }
   if (status === 429) {
-    return { code: 'search_rate_limited', message: `Brave Search is rate limiting this key, HTTP 429${detail}; retries did not get through before the deadline.${retryAfterText(retryAfterMs)}` };
+    return { code: 'search_rate_limited', message: `Brave Search is rate limiting this key, HTTP 429${detail}.` };
   }
   if (status === 400 || status === 422) {
     return { code: 'search_bad_request', message: `Brave Search refused the request, HTTP ${status}${detail}. Try a shorter or simpler query.` };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { displayUrl, formatBytes, normaliseDate, plainText } from './plain-text.js';
+import { displayUrl, formatBytes, plainText } from './plain-text.js';
 
 describe('plain-text helpers', () => {
   test('plainText strips tags and decodes entities', () => {
@@ -11,10 +11,5 @@ describe('plain-text helpers', () => {
   test('displayUrl drops scheme, query and trailing slash', () => {
     expect(displayUrl('https://example.com/page/?q=1')).toBe('example.com/page');
     expect(displayUrl('https://example.com/')).toBe('example.com');
-  });
-  test('normaliseDate keeps human dates and shortens timestamps', () => {
-    expect(normaliseDate('2025-01-15T10:20:00')).toBe('2025-01-15');
-    expect(normaliseDate('3 days ago')).toBe('3 days ago');
-    expect(normaliseDate(null)).toBeUndefined();
   });
 });

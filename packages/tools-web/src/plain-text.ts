@@ -51,18 +51,3 @@ export function displayUrl(value: string): string {
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
   return truncateText(`${url.host}${path}`, 80);
 }
-
-/**
- * A date as the model should read it: `YYYY-MM-DD` when the value is a parseable timestamp,
- * otherwise the provider's text (`3 days ago`); undefined for empty values.
- */
-export function normaliseDate(value: string | null | undefined): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (trimmed === '') return undefined;
-  if (/\d{4}-\d{2}-\d{2}/.test(trimmed) || /\b\d{4}\b.*\d{1,2}:\d{2}/.test(trimmed)) {
-    const time = Date.parse(trimmed);
-    if (!Number.isNaN(time)) return new Date(time).toISOString().slice(0, 10);
-  }
-  return trimmed;
-}

@@ -81,7 +81,7 @@ function describeSearxngFailure(status: number): ProviderFailure {
     };
   }
   if (status === 401) return { code: 'search_auth_failed', message: 'SearXNG answered HTTP 401: the instance needs credentials (pass headers).' };
-  if (status === 429) return { code: 'search_rate_limited', message: 'SearXNG is rate limiting this client (HTTP 429); retries did not get through before the deadline.' };
+  if (status === 429) return { code: 'search_rate_limited', message: 'SearXNG is rate limiting this client (HTTP 429).' };
   if (status === 400) return { code: 'search_bad_request', message: 'SearXNG refused the request (HTTP 400).' };
   return { code: 'search_provider_error', message: `SearXNG failed, HTTP ${status}.` };
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { WebSearchError, type WebSearchErrorCode } from './errors.js';
+import { giveUpText, type ProviderGiveUp } from './give-up-text.js';
 import { parseJson } from './parse-json.js';
 import { isRetryableStatus, parseRetryAfter, retryDelay, type ResolvedRetryOptions } from './retry-policy.js';
 
@@ -24,8 +25,11 @@ export interface ProviderRequest<TSchema extends z.ZodType> {
   retry: ResolvedRetryOptions;
   /** The documented success body. */
   schema: TSchema;
-  /** Reads a non-2xx answer (after retries) into an error code and message. */
-  describeFailure: (status: number, body: unknown, retryAfterMs: number | undefined) => ProviderFailure;
+  /**
+   * Reads a non-2xx answer (after retries) into an error code and a message saying what the provider
+   * answered; the message is completed with what happened to the retries and when to try again.
+   */
+  describeFailure: (status: number, body: unknown) => ProviderFailure;
   /** Whether a non-2xx answer is worth retrying (default: 429 and 5xx); e.g. a used-up quota is not. */
   isRetryable?: (status: number, body: unknown) => boolean;
   /** How long the provider asks to wait, in ms (default: the `Retry-After` header). */
@@ -35,6 +39,8 @@ export interface ProviderRequest<TSchema extends z.ZodType> {
 /**
  * Sends the request, retrying 429, 5xx and network errors with exponential backoff and jitter
  * (honouring Retry-After) while the deadline and the signal allow, and validates the JSON body.
+ * A failure's message says whether a retry was made (or how many attempts before giving up, and why)
+ * and when to try again when the provider said.
  * @throws WebSearchError for every failure: auth, quota, rate limit, provider error, invalid body, network, timeout, abort.
  */
 export async function sendProviderRequest<TSchema extends z.ZodType>(request: ProviderRequest<TSchema>): Promise<z.output<TSchema>> {
@@ -52,8 +58,10 @@ export async function sendProviderRequest<TSchema extends z.ZodType>(request: Pr
       });
     } catch (error) {
       throwIfAborted(request, error);
-      if (await waitBeforeRetry(request, attempt, undefined)) continue;
-      throw new WebSearchError('search_network_error', provider, `${label} could not be reached at ${request.url.origin}: ${errorText(error)}. Check the network or the provider's base URL.`, { cause: error });
+      const stop = await waitBeforeRetry(request, attempt, undefined);
+      if (stop === undefined) continue;
+      const ending = giveUpText({ attempts: attempt, reason: stop, retryAfterMs: undefined, maxDelayMs: retry.maxDelayMs, answered: false });
+      throw new WebSearchError('search_network_error', provider, `${label} could not be reached at ${request.url.origin}: ${errorText(error)}. Check the network or the provider's base URL.${ending}`, { cause: error });
     }
 
     let text: string;
@@ -82,26 +90,28 @@ export async function sendProviderRequest<TSchema extends z.ZodType>(request: Pr
     const body = parsedBody.ok ? parsedBody.value : text;
     const retryAfterMs = request.retryAfter === undefined ? parseRetryAfter(response.headers.get('retry-after')) : request.retryAfter(response.headers);
     const retryable = request.isRetryable === undefined ? isRetryableStatus(response.status) : request.isRetryable(response.status, body);
-    if (retryable && (await waitBeforeRetry(request, attempt, retryAfterMs))) continue;
-    const failure = request.describeFailure(response.status, body, retryAfterMs);
-    throw new WebSearchError(failure.code, provider, failure.message, { status: response.status });
+    const stop = retryable ? await waitBeforeRetry(request, attempt, retryAfterMs) : 'final';
+    if (stop === undefined) continue;
+    const failure = request.describeFailure(response.status, body);
+    const ending = giveUpText({ attempts: attempt, reason: stop, retryAfterMs, maxDelayMs: retry.maxDelayMs, answered: true });
+    throw new WebSearchError(failure.code, provider, `${failure.message}${ending}`, { status: response.status });
   }
 }
 
-/** Waits for the next attempt; false when no attempt is left or it would start after the deadline. */
-async function waitBeforeRetry<TSchema extends z.ZodType>(request: ProviderRequest<TSchema>, attempt: number, retryAfterMs: number | undefined): Promise<boolean> {
+/** Waits for the next attempt; when none will be made, says why instead. */
+async function waitBeforeRetry<TSchema extends z.ZodType>(request: ProviderRequest<TSchema>, attempt: number, retryAfterMs: number | undefined): Promise<ProviderGiveUp['reason'] | undefined> {
   const { retry } = request;
-  if (attempt >= retry.maxAttempts) return false;
-  if (retryAfterMs !== undefined && retryAfterMs > retry.maxDelayMs) return false;
+  if (attempt >= retry.maxAttempts) return 'attempts_used';
+  if (retryAfterMs !== undefined && retryAfterMs > retry.maxDelayMs) return 'wait_too_long';
   const delay = retryDelay(attempt, retryAfterMs, retry);
-  if (request.deadline !== undefined && Date.now() + delay >= request.deadline) return false;
+  if (request.deadline !== undefined && Date.now() + delay >= request.deadline) return 'deadline';
   try {
     await retry.sleep(delay, request.signal);
   } catch (error) {
     throwIfAborted(request, error);
     throw error;
   }
-  return true;
+  return undefined;
 }
 
 function throwIfAborted<TSchema extends z.ZodType>(request: ProviderRequest<TSchema>, cause?: unknown): void {
@@ -125,13 +135,4 @@ function errorText(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof Error && cause.message !== '') return `${error.message} (${cause.message})`;
   return error.message;
-}
-
-/** Formats a Retry-After for messages ("retry after 30 s", "after 5 min", "after 17 days"). */
-export function retryAfterText(retryAfterMs: number | undefined): string {
-  if (retryAfterMs === undefined) return '';
-  const seconds = Math.ceil(retryAfterMs / 1000);
-  const span =
-    seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.ceil(seconds / 60)} min` : seconds < 172_800 ? `${Math.ceil(seconds / 3600)} h` : `${Math.ceil(seconds / 86_400)} days`;
-  return ` The provider asks to retry after ${span}.`;
 }

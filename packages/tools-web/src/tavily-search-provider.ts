@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpointURL } from './endpoint-url.js';
 import { WebConfigError } from './errors.js';
 import { resolveRetryOptions, type RetryOptions } from './retry-policy.js';
-import { retryAfterText, sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
+import { sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
 import { toSearchResult } from './to-search-result.js';
 import type { WebSearchProvider } from './web-search-provider.js';
 
@@ -76,7 +76,7 @@ export function createTavilySearchProvider(options: TavilySearchProviderOptions)
   };
 }
 
-function describeTavilyFailure(status: number, body: unknown, retryAfterMs: number | undefined): ProviderFailure {
+function describeTavilyFailure(status: number, body: unknown): ProviderFailure {
   const parsed = tavilyErrorSchema.safeParse(body);
   const text = parsed.success ? (typeof parsed.data.detail === 'string' ? parsed.data.detail : parsed.data.detail.error) : '';
   const detail = text === '' ? '' : ` (${text})`;
@@ -86,7 +86,7 @@ function describeTavilyFailure(status: number, body: unknown, retryAfterMs: numb
   }
   if (status === 403) return { code: 'search_auth_failed', message: `Tavily refused access, HTTP 403${detail}.` };
   if (status === 429) {
-    return { code: 'search_rate_limited', message: `Tavily is rate limiting this key, HTTP 429${detail}; retries did not get through before the deadline.${retryAfterText(retryAfterMs)}` };
+    return { code: 'search_rate_limited', message: `Tavily is rate limiting this key, HTTP 429${detail}.` };
   }
   if (status === 400) return { code: 'search_bad_request', message: `Tavily refused the request, HTTP 400${detail}. Try a shorter or simpler query.` };
   return { code: 'search_provider_error', message: `Tavily failed, HTTP ${status}${detail}.` };

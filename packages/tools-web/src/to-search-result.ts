@@ -1,4 +1,5 @@
-import { normaliseDate, plainText } from './plain-text.js';
+import { normaliseDate } from './normalise-date.js';
+import { plainText } from './plain-text.js';
 import type { WebSearchResult } from './web-search-provider.js';
 
 /**

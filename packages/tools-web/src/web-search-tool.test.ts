@@ -91,7 +91,7 @@ describe('web_search', () => {
 
     expect(result.isError).toBe(true);
     expect(result.content).toContain('search_rate_limited');
-    expect(result.content).toContain('retry after 5 s');
+    expect(result.content).toContain('No retry was made: the next retry would start after the search deadline. Try again in 5 s (after ');
     expect(slept).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });
