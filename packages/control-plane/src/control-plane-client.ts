@@ -1,3 +1,4 @@
+import type { BrainApi } from './brain-client.js';
 import type { AdvanceApi, TaskWorkApi, WorkflowApi } from './workflow-client.js';
 
 /** `active` until cancelled, or `completed` once a one-time schedule has fired. */
@@ -143,4 +144,6 @@ export interface ControlPlaneClient {
   readonly tasks: TaskWorkApi;
   /** The worker side of workflow advances: run the next due one in this process. */
   readonly advances: AdvanceApi;
+  /** Brain: the agent's Markdown pages, with full-text recall (agent-scoped). */
+  readonly brain: BrainApi;
 }

@@ -1,3 +1,4 @@
+import { createBrainApi } from './brain-api.js';
 import type { ControlPlaneClient } from './control-plane-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import { ControlPlaneFailure, ControlPlaneInputError } from './errors.js';
@@ -123,6 +124,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     jobs: createJobApi({ driver, schema, queue: turnQueue, maxUnfinishedPerAgent: options.maxUnfinishedJobsPerAgent ?? 20 }),
     work: createWorkApi({ driver, schema, queue: turnQueue }),
     ...createWorkflowEngine({ driver, schema, queue: turnQueue, limits: { ...DEFAULT_WORKFLOW_LIMITS, ...options.workflowLimits } }),
+    brain: createBrainApi({ driver, schema }),
   });
 
   const fire = () => fireDueSchedules({ driver, schema, queue: turnQueue });

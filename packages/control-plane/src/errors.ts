@@ -15,15 +15,20 @@ export class ControlPlaneInputError extends UsageError {
   }
 }
 
-/** No schedule, job, workflow or task with that id belongs to the agent (another agent's id is reported the same way). */
+/**
+ * No schedule, job, workflow, task or Brain page with that id (for a page: or title) belongs to the agent
+ * (another agent's is reported the same way).
+ */
 export class ControlPlaneNotFoundError extends UsageError {
-  readonly resource: 'schedule' | 'job' | 'workflow' | 'task';
+  readonly resource: 'schedule' | 'job' | 'workflow' | 'task' | 'page';
   readonly id: string;
 
-  constructor(resource: 'schedule' | 'job' | 'workflow' | 'task', id: string) {
+  constructor(resource: 'schedule' | 'job' | 'workflow' | 'task' | 'page', id: string) {
     super(
       `${resource}_not_found`,
-      `No ${resource} with id "${id}" exists for this agent. List your ${resource}s to see the ids you can use.`,
+      resource === 'page'
+        ? `No Brain page with id or title "${id}" exists for this agent. Use recall to find pages and their titles.`
+        : `No ${resource} with id "${id}" exists for this agent. List your ${resource}s to see the ids you can use.`,
     );
     this.resource = resource;
     this.id = id;

@@ -1,6 +1,18 @@
 export { createControlPlane } from './create-control-plane.js';
 export type { ControlPlane, ControlPlaneOptions } from './create-control-plane.js';
 export type {
+  BrainApi,
+  BrainPage,
+  BrainPageSlice,
+  BrainPageSummary,
+  ImportPageInput,
+  ImportPagesResult,
+  RecallHit,
+  RecallMode,
+  RecallResult,
+} from './brain-client.js';
+export { MAX_BRAIN_IMPORT_PAGES, MAX_BRAIN_PAGE_CHARS, MAX_BRAIN_TITLE_CHARS } from './brain-input-schemas.js';
+export type {
   ClaimedJob,
   ControlPlaneClient,
   CreateScheduleInput,

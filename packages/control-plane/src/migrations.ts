@@ -58,6 +58,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX job_agent_idx ON {schema}.job (agent_id, created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'brain pages',
+    // The search vector is a generated column (title weight A, body weight B, the 'english' configuration),
+    // so every write keeps it current; a title is unique per agent without case.
+    sql: `
+      CREATE TABLE {schema}.brain_page (
+        id uuid PRIMARY KEY,
+        agent_id text NOT NULL,
+        title text NOT NULL,
+        body text NOT NULL,
+        search tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('english'::regconfig, title), 'A') || setweight(to_tsvector('english'::regconfig, body), 'B')
+        ) STORED,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX brain_page_title_idx ON {schema}.brain_page (agent_id, lower(title));
+      CREATE INDEX brain_page_search_idx ON {schema}.brain_page USING GIN (search);
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;
