@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setupTestPostgres } from '@core/control-plane/testing';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -19,9 +20,10 @@ function newestSource(folder: string): number {
 /**
  * The CLI tests spawn the built `dist/cli.js`. Under turbo, `test` runs after `build`; when run by hand,
  * this rebuilds the worker if its sources are newer than the build. The workspace packages it imports
- * must be built already (`turbo run build --filter=@core/worker...`).
+ * must be built already (`turbo run build --filter=@core/worker...`). Then the run's PostgreSQL server:
+ * `DATABASE_URL` / `TEST_DATABASE_URL`, or a throwaway one (`setupTestPostgres`); returns its teardown.
  */
-export default function setup(): void {
+export default function setup(): Promise<() => Promise<void>> {
   const cli = path.join(root, 'dist', 'cli.js');
   if (!existsSync(cli) || statSync(cli).mtimeMs < newestSource(path.join(root, 'src'))) {
     const tsup = path.join(path.dirname(createRequire(import.meta.url).resolve('tsup/package.json')), 'dist', 'cli-default.js');
@@ -33,4 +35,5 @@ export default function setup(): void {
     const entry = path.join(path.dirname(require.resolve(`${name}/package.json`)), 'dist', 'index.js');
     if (!existsSync(entry)) throw new Error(`${name} is not built; run: bash scripts/pnpm.sh exec turbo run build --filter=@core/worker...`);
   }
+  return setupTestPostgres();
 }

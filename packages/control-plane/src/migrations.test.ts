@@ -4,7 +4,7 @@ import { checkSchemaName, migrate, MIGRATIONS } from './migrations.js';
 import { createPGliteDriver } from './pglite-driver.js';
 import { createPostgresDriver } from './postgres-driver.js';
 import type { SqlDriver } from './sql-driver.js';
-import { postgresTestDatabase, TEST_DATABASE_URL, uniqueSchema } from './__fixtures__/test-databases.js';
+import { postgresTestDatabase, testDatabaseUrl, uniqueSchema } from './__fixtures__/test-databases.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -19,7 +19,7 @@ async function appliedVersions(driver: SqlDriver, schema: string): Promise<numbe
 describe('migrate', () => {
   it('applies each migration exactly once when two processes migrate a fresh schema at once (PostgreSQL)', async () => {
     const schema = uniqueSchema();
-    const drivers = [createPostgresDriver({ connectionString: TEST_DATABASE_URL }), createPostgresDriver({ connectionString: TEST_DATABASE_URL })];
+    const drivers = [createPostgresDriver({ connectionString: testDatabaseUrl() }), createPostgresDriver({ connectionString: testDatabaseUrl() })];
     cleanups.push(async () => {
       await drivers[0]!.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await Promise.all(drivers.map((driver) => driver.close()));

@@ -1,11 +1,11 @@
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createPostgresDriver } from './postgres-driver.js';
-import { TEST_DATABASE_URL } from './__fixtures__/test-databases.js';
+import { testDatabaseUrl } from './__fixtures__/test-databases.js';
 
 describe('createPostgresDriver', () => {
   it('runs queries, multi-statement exec and transactions on the real server', async () => {
-    const driver = createPostgresDriver({ connectionString: TEST_DATABASE_URL });
+    const driver = createPostgresDriver({ connectionString: testDatabaseUrl() });
     try {
       expect((await driver.query<{ sum: number }>('SELECT $1::int + 1 AS sum', [41])).rows).toEqual([{ sum: 42 }]);
       expect((await driver.exec<{ last: number }>('SELECT 1 AS first; SELECT 2 AS last')).rows).toEqual([{ last: 2 }]);

@@ -5,13 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { createControlPlane, type ControlPlane, type ControlPlaneOptions } from './create-control-plane.js';
 import { createPGliteDriver } from './pglite-driver.js';
+import { testDatabaseUrl } from './setup-test-postgres.js';
 import type { SqlDriver } from './sql-driver.js';
 import pg from 'pg';
 
-/** The PostgreSQL server tests use: `TEST_DATABASE_URL`, or the local server with trust auth. */
-function testDatabaseUrl(): string {
-  return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-}
+export { setupTestPostgres, testDatabaseUrl } from './setup-test-postgres.js';
+export { startTestPostgres } from './start-test-postgres.js';
+export type { TestPostgres } from './start-test-postgres.js';
 
 /** What `controlPlanes` returns. */
 export interface TestControlPlanes {
@@ -25,7 +25,7 @@ export interface TestControlPlanes {
 
 /** Opens control planes on fresh schemas of the real PostgreSQL server or of one in-memory PGlite, and removes them. */
 export function controlPlanes(kind: 'postgres' | 'pglite'): TestControlPlanes {
-  const databaseUrl = testDatabaseUrl();
+  const databaseUrl = kind === 'postgres' ? testDatabaseUrl() : '';
   let pglite: SqlDriver | undefined;
   const schemas: string[] = [];
   const planes: ControlPlane[] = [];

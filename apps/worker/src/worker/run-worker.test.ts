@@ -9,8 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runWorker, type WorkerEvent } from './run-worker.js';
 import { startWorkerModel } from './__fixtures__/worker-model.js';
+import { testDatabaseUrl } from '@core/control-plane/testing';
 
-const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DATABASE_URL = testDatabaseUrl();
 
 describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
   let pglite: SqlDriver | undefined;

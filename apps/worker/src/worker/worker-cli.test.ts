@@ -10,10 +10,11 @@ import { everythingEntry, writeMcpConfig } from '../__fixtures__/mcp-config.js';
 import { isProcessAlive as isAlive } from '@core/testkit';
 import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
 import { startWorkerModel } from './__fixtures__/worker-model.js';
+import { testDatabaseUrl } from '@core/control-plane/testing';
 
 // `ankole worker`, `ankole jobs` and `ankole schedules` as real processes on one PostgreSQL database
 // (the embedded database is one process only, so sharing work needs a server).
-const DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DATABASE_URL = testDatabaseUrl();
 
 describe('ankole worker on PostgreSQL', () => {
   let model: TestModelServer;

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createPGliteDriver } from '../pglite-driver.js';
+import { testDatabaseUrl } from '../setup-test-postgres.js';
 import type { SqlDriver } from '../sql-driver.js';
 
-/** The real PostgreSQL server of the test machine (trust auth). */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { testDatabaseUrl };
 
 /** A fresh place for one test's control plane: options to pass, and how to clean up. */
 export interface TestDatabase {
@@ -23,14 +23,15 @@ export function uniqueSchema(prefix = 't'): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
 
-/** A fresh schema on the real PostgreSQL server. */
+/** A fresh schema on the test run's PostgreSQL server (`testDatabaseUrl`). */
 export async function postgresTestDatabase(): Promise<TestDatabase> {
   const schema = uniqueSchema();
+  const databaseUrl = testDatabaseUrl();
   return {
     kind: 'postgres',
-    options: () => ({ databaseUrl: TEST_DATABASE_URL, schema }),
+    options: () => ({ databaseUrl, schema }),
     async cleanup() {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       try {
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`);
