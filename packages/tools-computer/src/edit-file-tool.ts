@@ -1,13 +1,11 @@
-import { constants } from 'node:fs';
 import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import type { ComputerToolContext } from './computer-context.js';
-import { openInHome, resolveInHome } from './confine-path.js';
+import { openFileInHome } from './open-in-home.js';
 import { ComputerToolError } from './errors.js';
 import { decodeText } from './file-kind.js';
 import { fsErrorToToolError } from './fs-error-message.js';
 import { fileChange } from './file-change.js';
-import { displayPath } from './home-folder.js';
 import { formatBytes, plural, shortLabel } from './labels.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
@@ -54,11 +52,9 @@ export function createEditFileTool(context: ComputerToolContext): WorkerAgentToo
         if (params.old_string === params.new_string) {
           throw new ComputerToolError('edit_no_change', 'old_string and new_string are the same; nothing would change.');
         }
-        const real = await resolveInHome(home, params.path);
-        shown = displayPath(home, real);
-        const handle = await openInHome(home, real, constants.O_RDWR, params.path).catch((error: unknown) => {
-          throw fsErrorToToolError(error, shown);
-        });
+        const opened = await openFileInHome(home, params.path, 'edit');
+        shown = opened.shown;
+        const { handle } = opened;
         try {
           const stats = await handle.stat();
           if (!stats.isFile()) throw new ComputerToolError('not_a_file', `${shown} is not a regular file.`);

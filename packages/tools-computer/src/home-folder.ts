@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '@core/runtime';
 
@@ -8,13 +8,19 @@ export interface HomeFolder {
   readonly root: string;
   /** The home's real path: every path the tools touch must resolve inside it. */
   readonly realRoot: string;
+  /**
+   * Whether folders are reached through their handles (`/proc/self/fd/N/…`, Linux). Without it (no `/proc`), each
+   * part is still opened with `O_NOFOLLOW`, but by its full path: a folder swapped between two steps is not caught.
+   */
+  readonly procFd: boolean;
 }
 
 /**
- * Checks the home folder once, when the tools are created.
+ * Checks the home folder once, when the tools are created. `options.procFd` overrides the detection of
+ * `/proc/self/fd` (tests of the fallback).
  * @throws UsageError (`home_invalid`) when `root` is not an absolute path to an existing folder.
  */
-export function homeFolder(root: string): HomeFolder {
+export function homeFolder(root: string, options: { procFd?: boolean } = {}): HomeFolder {
   if (typeof root !== 'string' || !path.isAbsolute(root)) {
     throw new UsageError('home_invalid', `The home must be an absolute path to a folder, got ${JSON.stringify(root)}.`);
   }
@@ -27,7 +33,7 @@ export function homeFolder(root: string): HomeFolder {
   if (!statSync(realRoot).isDirectory()) {
     throw new UsageError('home_invalid', `The home ${root} is not a folder.`);
   }
-  return Object.freeze({ root: path.normalize(root), realRoot });
+  return Object.freeze({ root: path.normalize(root), realRoot, procFd: options.procFd ?? existsSync('/proc/self/fd') });
 }
 
 /** Whether `candidate` (absolute) is `root` or inside it, lexically. */

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { ComputerToolContext } from './computer-context.js';
 import { fsErrorToToolError } from './fs-error-message.js';
 import { globInHome, IGNORED_FOLDERS } from './glob-in-home.js';
-import { displayPath } from './home-folder.js';
 import { plural, shortLabel } from './labels.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
@@ -22,7 +21,7 @@ export type ListFilesDetails = { folder: string; pattern: string; found: number;
  * to the home, folders ending in `/`), capped. Read-only and parallel.
  */
 export function createListFilesTool(context: ComputerToolContext): WorkerAgentTool<ListFilesParams, ListFilesDetails> {
-  const { home, limits } = context;
+  const { limits } = context;
   return defineWorkerTool({
     name: 'list_files',
     description:
@@ -44,15 +43,15 @@ export function createListFilesTool(context: ComputerToolContext): WorkerAgentTo
     execute: async (params, call): Promise<AgentToolResult<ListFilesDetails>> => {
       const pattern = params.pattern ?? '*';
       try {
-        const { folder, entries } = await globInHome(context, {
-          folder: params.path,
-          pattern,
-          onlyFiles: false,
-          includeIgnored: params.include_ignored === true,
-          signal: call.signal,
-        });
-        const shownFolder = displayPath(home, folder);
-        const shown = entries.slice(0, limits.maxListResults).map((entry) => (entry.endsWith('/') ? `${displayPath(home, entry.slice(0, -1))}/` : displayPath(home, entry)));
+        const entries: string[] = [];
+        const { folder: shownFolder } = await globInHome(
+          context,
+          { folder: params.path, pattern, onlyFiles: false, includeIgnored: params.include_ignored === true, signal: call.signal },
+          (found) => {
+            for (const entry of found) entries.push(entry.isFolder ? `${entry.shown}/` : entry.shown);
+          },
+        );
+        const shown = entries.slice(0, limits.maxListResults);
         const lines = shown.length === 0 ? [`No entries match "${pattern}" in ${shownFolder}.`] : shown;
         if (entries.length > shown.length) {
           lines.push(`[${entries.length - shown.length} more not shown (${entries.length} in all). Narrow the pattern or the path.]`);

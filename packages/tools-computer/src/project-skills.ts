@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mcporterConfigPath } from './command-environment.js';
-import { prepareWrite } from './confine-path.js';
+import { copyFolderInto, ensureFolderAt, readTextAt, removeAt, renameAt, writeFileAtomicAt } from './held-entries.js';
+import { closeFolders, openHomeFolder, readFolder, type HeldFolder } from './held-folder.js';
 import { homeFolder, type HomeFolder } from './home-folder.js';
+import { walkInHome } from './walk-in-home.js';
 import type { Skill, SkillMcpServer, SkillProblem } from './skill.js';
 
 /** Options of `projectSkills`. */
@@ -56,31 +57,42 @@ export async function projectSkills(skills: readonly Skill[], options: ProjectSk
   const home = homeFolder(options.home);
   const problems: SkillProblem[] = [];
   const skillsRoot = path.join(home.realRoot, SKILLS_FOLDER);
-  await ensureOwnFolder(skillsRoot);
-
+  // Every change in the home goes through held folders and never follows a symlink (see held-entries.ts).
+  const homeRoot = await openHomeFolder(home.realRoot, home.procFd);
+  let skillsFolder: HeldFolder;
+  try {
+    skillsFolder = await ensureFolderAt(homeRoot, SKILLS_FOLDER);
+  } finally {
+    await closeFolders([homeRoot]);
+  }
   const copied: Skill[] = [];
-  for (const skill of skills) {
-    try {
-      await copySkill(skill, skillsRoot);
-      copied.push(skill);
-    } catch (error) {
-      problems.push({ path: skill.folder, name: skill.name, message: `The skill could not be copied into the home: ${(error as Error).message}` });
-    }
-  }
-  await removeInactiveCopies(skillsRoot, new Set(copied.map((skill) => skill.name)), problems);
-
   const servers = new Map<string, { skill: string; definition: SkillMcpServer }>();
-  for (const skill of copied) {
-    for (const [serverName, definition] of Object.entries(skill.mcpServers)) {
-      const taken = servers.get(serverName);
-      if (taken !== undefined) {
-        problems.push({ path: skill.folder, name: skill.name, message: `MCP server "${serverName}" is already declared by skill "${taken.skill}"; that definition is kept.` });
-        continue;
+  let written: string | undefined;
+  try {
+    for (const skill of skills) {
+      try {
+        await copySkill(skill, skillsFolder);
+        copied.push(skill);
+      } catch (error) {
+        problems.push({ path: skill.folder, name: skill.name, message: `The skill could not be copied into the home: ${(error as Error).message}` });
       }
-      servers.set(serverName, { skill: skill.name, definition: withSkillDir(definition, path.join(skillsRoot, skill.name)) });
     }
+    await removeInactiveCopies(skillsFolder, skillsRoot, new Set(copied.map((skill) => skill.name)), problems);
+
+    for (const skill of copied) {
+      for (const [serverName, definition] of Object.entries(skill.mcpServers)) {
+        const taken = servers.get(serverName);
+        if (taken !== undefined) {
+          problems.push({ path: skill.folder, name: skill.name, message: `MCP server "${serverName}" is already declared by skill "${taken.skill}"; that definition is kept.` });
+          continue;
+        }
+        servers.set(serverName, { skill: skill.name, definition: withSkillDir(definition, path.join(skillsRoot, skill.name)) });
+      }
+    }
+    written = await writeMcporterConfig(home, skillsFolder, servers, problems);
+  } finally {
+    await closeFolders([skillsFolder]);
   }
-  const written = await writeMcporterConfig(home, skillsRoot, servers, problems);
 
   const projected: ProjectedSkill[] = copied.map((skill) => ({
     name: skill.name,
@@ -115,41 +127,34 @@ export function skillInstructions(skills: readonly ProjectedSkill[]): string {
   return lines.join('\n');
 }
 
-async function ensureOwnFolder(folder: string): Promise<void> {
-  const stats = await fs.lstat(folder).catch(() => undefined);
-  if (stats !== undefined && !stats.isDirectory()) await fs.rm(folder, { recursive: true, force: true });
-  await fs.mkdir(folder, { recursive: true });
-}
-
 /**
  * Copies a skill folder to `<skillsRoot>/<name>`: into a staging folder first, then swapped in by
  * renames, so a projection running at the same time into the same home (two turns of one agent)
  * never sees a half-copied or missing skill. When the other projection swapped its copy in between,
  * that copy (of the same folder) is kept.
  */
-async function copySkill(skill: Skill, skillsRoot: string): Promise<void> {
-  const target = path.join(skillsRoot, skill.name);
-  const staging = path.join(skillsRoot, `${STAGING_PREFIX}${skill.name}-${randomUUID()}`);
-  const trash = path.join(skillsRoot, `${TRASH_PREFIX}${skill.name}-${randomUUID()}`);
+async function copySkill(skill: Skill, skillsFolder: HeldFolder): Promise<void> {
+  const staging = `${STAGING_PREFIX}${skill.name}-${randomUUID()}`;
+  const trash = `${TRASH_PREFIX}${skill.name}-${randomUUID()}`;
   try {
-    await fs.cp(skill.folder, staging, { recursive: true, dereference: true, errorOnExist: false });
-    await fs.rename(target, trash).catch((error: NodeJS.ErrnoException) => {
+    await copyFolderInto(skill.folder, skillsFolder, staging);
+    await renameAt(skillsFolder, skill.name, trash).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });
-    await fs.rename(staging, target).catch((error: NodeJS.ErrnoException) => {
+    await renameAt(skillsFolder, staging, skill.name).catch((error: NodeJS.ErrnoException) => {
       // Another projection put its copy in place meanwhile: keep it.
       if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
     });
   } finally {
-    await Promise.all([fs.rm(staging, { recursive: true, force: true }), fs.rm(trash, { recursive: true, force: true })]);
+    await Promise.all([removeAt(skillsFolder, staging), removeAt(skillsFolder, trash)]);
   }
 }
 
-async function removeInactiveCopies(skillsRoot: string, active: ReadonlySet<string>, problems: SkillProblem[]): Promise<void> {
-  for (const entry of await fs.readdir(skillsRoot)) {
+async function removeInactiveCopies(skillsFolder: HeldFolder, skillsRoot: string, active: ReadonlySet<string>, problems: SkillProblem[]): Promise<void> {
+  for (const { name: entry } of await readFolder(skillsFolder)) {
     // Dot entries are not skills: the ledger, and staging / trash folders of projections running now.
     if (entry.startsWith('.') || active.has(entry)) continue;
-    await fs.rm(path.join(skillsRoot, entry), { recursive: true, force: true }).catch((error: unknown) => {
+    await removeAt(skillsFolder, entry).catch((error: unknown) => {
       problems.push({ path: path.join(skillsRoot, entry), message: `The copy of an inactive skill could not be removed: ${(error as Error).message}` });
     });
   }
@@ -170,45 +175,53 @@ function withSkillDir(definition: SkillMcpServer, skillDir: string): SkillMcpSer
 /** Merges the skills' servers into the home's mcporter config; returns its path, or undefined when it was left alone. */
 async function writeMcporterConfig(
   home: HomeFolder,
-  skillsRoot: string,
+  skillsFolder: HeldFolder,
   servers: ReadonlyMap<string, { definition: SkillMcpServer }>,
   problems: SkillProblem[],
 ): Promise<string | undefined> {
-  const ledger = path.join(skillsRoot, WRITTEN_SERVERS_FILE);
-  const previous = await readJson(ledger).then((value) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []), () => []);
+  const previous = await readTextAt(skillsFolder, WRITTEN_SERVERS_FILE).then(
+    (text) => {
+      const value = JSON.parse(text) as unknown;
+      return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+    },
+    () => [],
+  );
   const configFile = mcporterConfigPath(home.realRoot);
   if (servers.size === 0 && previous.length === 0) return undefined;
-  let config: Record<string, unknown> = { mcpServers: {}, imports: [] };
   try {
-    const existing = await readJson(configFile);
-    if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) throw new Error('its root is not an object');
-    config = existing as Record<string, unknown>;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      problems.push({ path: configFile, message: `The home's mcporter config is not valid JSON (${(error as Error).message}); it was left alone and the skills' MCP servers were not added.` });
-      return undefined;
-    }
-  }
-  const current = config.mcpServers;
-  const merged: Record<string, unknown> = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...current } : {};
-  for (const name of previous) if (!servers.has(name)) delete merged[name];
-  for (const [name, { definition }] of servers) merged[name] = definition;
-  config = { ...config, mcpServers: merged };
-  try {
-    const target = await prepareWrite(home, configFile);
-    const temporary = `${target}.${randomUUID()}.tmp`;
-    await fs.writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`);
-    await fs.rename(temporary, target);
-    const ledgerTemporary = `${ledger}.${randomUUID()}.tmp`;
-    await fs.writeFile(ledgerTemporary, `${JSON.stringify([...servers.keys()])}\n`);
-    await fs.rename(ledgerTemporary, ledger);
-    return target;
+    // Read and replaced relative to its held folder: a symlink leading out of the home is refused, not followed.
+    return await walkInHome(home, path.relative(home.realRoot, configFile), {
+      createFolders: true,
+      self: () => Promise.reject(new Error('the config path is a folder')),
+      last: async (parent, name) => {
+        let config: Record<string, unknown> = { mcpServers: {}, imports: [] };
+        let text: string | undefined;
+        try {
+          text = await readTextAt(parent, name);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+        if (text !== undefined) {
+          try {
+            const existing = JSON.parse(text) as unknown;
+            if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) throw new Error('its root is not an object');
+            config = existing as Record<string, unknown>;
+          } catch (error) {
+            problems.push({ path: configFile, message: `The home's mcporter config is not valid JSON (${(error as Error).message}); it was left alone and the skills' MCP servers were not added.` });
+            return undefined;
+          }
+        }
+        const current = config.mcpServers;
+        const merged: Record<string, unknown> = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...current } : {};
+        for (const serverName of previous) if (!servers.has(serverName)) delete merged[serverName];
+        for (const [serverName, { definition }] of servers) merged[serverName] = definition;
+        await writeFileAtomicAt(parent, name, `${JSON.stringify({ ...config, mcpServers: merged }, null, 2)}\n`);
+        await writeFileAtomicAt(skillsFolder, WRITTEN_SERVERS_FILE, `${JSON.stringify([...servers.keys()])}\n`);
+        return path.join(home.realRoot, parent.relative, name);
+      },
+    });
   } catch (error) {
     problems.push({ path: configFile, message: `The home's mcporter config could not be written: ${(error as Error).message}` });
     return undefined;
   }
-}
-
-async function readJson(file: string): Promise<unknown> {
-  return JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
 }

@@ -1,12 +1,10 @@
-import { constants } from 'node:fs';
 import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import type { ComputerToolContext } from './computer-context.js';
-import { openInHome, resolveInHome } from './confine-path.js';
+import { openFileInHome } from './open-in-home.js';
 import { ComputerToolError } from './errors.js';
 import { decodeText, describeBinary, detectImageType } from './file-kind.js';
 import { fsErrorToToolError } from './fs-error-message.js';
-import { displayPath } from './home-folder.js';
 import { formatBytes, plural, shortLabel } from './labels.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
@@ -56,11 +54,9 @@ export function createReadFileTool(context: ComputerToolContext): WorkerAgentToo
     execute: async (params): Promise<AgentToolResult<ReadFileDetails>> => {
       let shown = params.path;
       try {
-        const real = await resolveInHome(home, params.path);
-        shown = displayPath(home, real);
-        const handle = await openInHome(home, real, constants.O_RDONLY, params.path).catch((error: unknown) => {
-          throw fsErrorToToolError(error, shown);
-        });
+        const opened = await openFileInHome(home, params.path, 'read');
+        shown = opened.shown;
+        const { handle } = opened;
         let bytes: Buffer;
         try {
           const stats = await handle.stat();

@@ -2,12 +2,11 @@ import { constants } from 'node:fs';
 import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import type { ComputerToolContext } from './computer-context.js';
-import { openInHome } from './confine-path.js';
 import { decodeText } from './file-kind.js';
 import { fsErrorToToolError } from './fs-error-message.js';
 import { createLineMatcher } from './line-matcher.js';
-import { globInHome, IGNORED_FOLDERS } from './glob-in-home.js';
-import { displayPath } from './home-folder.js';
+import { globInHome, IGNORED_FOLDERS, type GlobEntry } from './glob-in-home.js';
+import { openFileAt } from './held-folder.js';
 import { plural, shortLabel } from './labels.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
@@ -28,15 +27,13 @@ const SEARCH_LINE_LENGTH = 300;
 /** Files matched per sandboxed call (each call pays for a timeout watchdog). */
 const SEARCH_BATCH_FILES = 128;
 const SEARCH_BATCH_CHARS = 4 * 1024 * 1024;
-/** Files read at once. */
-const SEARCH_READ_CONCURRENCY = 16;
 
 /**
  * The `search_files` tool: a regular expression over the text files under a folder of the home,
  * answering `file:line: text` lines, capped; binary and oversized files are skipped. Read-only and parallel.
  */
 export function createSearchFilesTool(context: ComputerToolContext): WorkerAgentTool<SearchFilesParams, SearchFilesDetails> {
-  const { home, limits } = context;
+  const { limits } = context;
   return defineWorkerTool({
     name: 'search_files',
     description:
@@ -59,13 +56,6 @@ export function createSearchFilesTool(context: ComputerToolContext): WorkerAgent
     execute: async (params, call): Promise<AgentToolResult<SearchFilesDetails>> => {
       try {
         const matcher = createLineMatcher(params.regex, params.case_insensitive === true ? 'i' : '', limits.searchTimeoutMs);
-        const { entries } = await globInHome(context, {
-          folder: params.path,
-          pattern: params.glob ?? '**/*',
-          onlyFiles: true,
-          includeIgnored: false,
-          signal: call.signal,
-        });
         const lines: string[] = [];
         let filesSearched = 0;
         let filesWithMatches = 0;
@@ -103,8 +93,8 @@ export function createSearchFilesTool(context: ComputerToolContext): WorkerAgent
           batch = [];
           batchBytes = 0;
         };
-        for (let start = 0; start < entries.length && !capped && !call.signal.aborted; start += SEARCH_READ_CONCURRENCY) {
-          const files = entries.slice(start, start + SEARCH_READ_CONCURRENCY);
+        // The files of a chunk are read in parallel, relative to their folder (held open by the walk).
+        await globInHome(context, { folder: params.path, pattern: params.glob ?? '**/*', onlyFiles: true, includeIgnored: false, signal: call.signal }, async (files) => {
           const texts = await Promise.all(files.map((file) => readSearchable(context, file)));
           for (const [index, text] of texts.entries()) {
             if (text === undefined) {
@@ -112,11 +102,12 @@ export function createSearchFilesTool(context: ComputerToolContext): WorkerAgent
               continue;
             }
             filesSearched += 1;
-            batch.push({ shown: displayPath(home, files[index] ?? ''), text });
+            batch.push({ shown: files[index]?.shown ?? '', text });
             batchBytes += text.length;
             if (batch.length >= SEARCH_BATCH_FILES || batchBytes >= SEARCH_BATCH_CHARS) flush();
           }
-        }
+          return !capped && !call.signal.aborted;
+        });
         flush();
         const details = { regex: params.regex, matches: lines.length, filesSearched, filesWithMatches, skipped, capped };
         if (lines.length === 0) {
@@ -131,10 +122,10 @@ export function createSearchFilesTool(context: ComputerToolContext): WorkerAgent
   });
 }
 
-/** A file's text, or `undefined` when it is binary, too large, unreadable, or resolves outside the home. */
-async function readSearchable(context: ComputerToolContext, file: string): Promise<string | undefined> {
+/** A file's text, or `undefined` when it is binary, too large, unreadable, or a symlink (never followed). */
+async function readSearchable(context: ComputerToolContext, file: GlobEntry): Promise<string | undefined> {
   try {
-    const handle = await openInHome(context.home, file, constants.O_RDONLY, file);
+    const handle = await openFileAt(file.parent, file.name, constants.O_RDONLY);
     try {
       const stats = await handle.stat();
       if (!stats.isFile() || stats.size > context.limits.maxSearchFileBytes) return undefined;

@@ -1,12 +1,10 @@
-import { constants } from 'node:fs';
 import { defineWorkerTool, type AgentToolResult, type WorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import type { ComputerToolContext } from './computer-context.js';
-import { openInHome, prepareWrite } from './confine-path.js';
+import { openFileInHome } from './open-in-home.js';
 import { ComputerToolError } from './errors.js';
 import { fsErrorToToolError } from './fs-error-message.js';
 import { fileChange } from './file-change.js';
-import { displayPath } from './home-folder.js';
 import { formatBytes, plural, shortLabel } from './labels.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
@@ -20,7 +18,8 @@ export interface WriteFileParams {
 export type WriteFileDetails = { path: string; bytes: number; lines: number; created: boolean } | ToolErrorDetails;
 
 /**
- * The `write_file` tool: writes a whole file in the home, creating missing parent folders.
+ * The `write_file` tool: writes a whole file in the home, creating missing parent folders (every folder and the
+ * file are created relative to their held parent, never through a symlink leading out).
  * Sequential and destructive.
  */
 export function createWriteFileTool(context: ComputerToolContext): WorkerAgentTool<WriteFileParams, WriteFileDetails> {
@@ -49,9 +48,16 @@ export function createWriteFileTool(context: ComputerToolContext): WorkerAgentTo
         if (bytes.length > limits.maxWriteBytes) {
           throw new ComputerToolError('content_too_large', `The content is ${formatBytes(bytes.length)}, more than write_file writes (${formatBytes(limits.maxWriteBytes)}).`);
         }
-        const real = await prepareWrite(home, params.path);
-        shown = displayPath(home, real);
-        const created = await writeInHome(context, real, bytes, params.path, shown);
+        const { handle, shown: opened, created } = await openFileInHome(home, params.path, 'write');
+        shown = opened;
+        try {
+          const stats = await handle.stat();
+          if (!stats.isFile()) throw new ComputerToolError('not_a_file', `${shown} is not a regular file.`);
+          await handle.truncate(0);
+          await handle.write(bytes, 0, bytes.length, 0);
+        } finally {
+          await handle.close();
+        }
         const lines = params.content === '' ? 0 : params.content.split('\n').length - (params.content.endsWith('\n') ? 1 : 0);
         return {
           content: `${created ? 'Created' : 'Wrote'} ${shown} (${plural(lines, 'line')}, ${bytes.length} bytes).`,
@@ -63,32 +69,4 @@ export function createWriteFileTool(context: ComputerToolContext): WorkerAgentTo
       }
     },
   });
-}
-
-/**
- * Writes bytes to a resolved path inside the home through a handle opened with `O_NOFOLLOW` and
- * checked to be inside the home before anything is written.
- * @returns whether the file was created.
- */
-export async function writeInHome(context: ComputerToolContext, real: string, bytes: Buffer, requested: string, shown: string): Promise<boolean> {
-  let created = true;
-  let handle;
-  try {
-    handle = await openInHome(context.home, real, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, requested, 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw fsErrorToToolError(error, shown);
-    created = false;
-    handle = await openInHome(context.home, real, constants.O_WRONLY, requested).catch((cause: unknown) => {
-      throw fsErrorToToolError(cause, shown);
-    });
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new ComputerToolError('not_a_file', `${shown} is not a regular file.`);
-    await handle.truncate(0);
-    await handle.write(bytes, 0, bytes.length, 0);
-  } finally {
-    await handle.close();
-  }
-  return created;
 }
