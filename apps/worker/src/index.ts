@@ -1,6 +1,8 @@
 export { buildTurnTools, runTextTurn } from './text-turn.js';
 export type { RunTextTurnOptions, TextTurnAssembly, TextTurnResult } from './text-turn.js';
 export type { TextTurnContext } from './turn-context.js';
+export { buildTaskTurnTools, DEFAULT_TASK_REMINDERS, runTaskTurn } from './task-turn.js';
+export type { RunTaskTurnOptions, TaskTurnAssembly, TaskTurnContext, TaskTurnResult, TaskTurnStatus } from './task-turn.js';
 export { runCli } from './cli/run-cli.js';
 export type { CliIO, CliOutput } from './cli/cli-io.js';
 export type { CliCommand } from './cli/cli-command.js';
@@ -13,5 +15,7 @@ export { DEMO_PROMPT } from './demo/demo-prompt.js';
 // control plane (issue 6): the long-running worker
 export { runWorker } from './worker/run-worker.js';
 export type { RunWorkerOptions, WorkerEvent, WorkerSummary } from './worker/run-worker.js';
+export { runClaimedTask } from './worker/run-task.js';
+export type { RunClaimedTaskOptions, WorkerTaskContext, WorkerTaskEvent } from './worker/run-task.js';
 export { openControlPlane } from './worker/open-control-plane.js';
 export type { OpenControlPlaneOptions, OpenedControlPlane } from './worker/open-control-plane.js';

@@ -1,7 +1,8 @@
-import { watchJobLease, type ClaimedJob, type ControlPlaneClient, type JobRecord } from '@core/control-plane';
+import { watchJobLease, type AdvanceReport, type ClaimedJob, type ClaimedTask, type ControlPlaneClient, type JobRecord } from '@core/control-plane';
 import type { AgentEvent, ModelGateway } from '@core/runtime';
 import { runTextTurn } from '../text-turn.js';
 import type { TextTurnContext } from '../turn-context.js';
+import { runClaimedTask, type WorkerTaskContext, type WorkerTaskEvent } from './run-task.js';
 
 /** Something that happened in the worker, for logs and UIs. */
 export type WorkerEvent =
@@ -14,6 +15,10 @@ export type WorkerEvent =
   | { type: 'job.released'; job: JobRecord }
   /** Another worker holds it now (this worker's claim expired): the turn was aborted, nothing stored. */
   | { type: 'job.lost'; job: ClaimedJob }
+  /** Workflow task turns (see `runClaimedTask`). */
+  | WorkerTaskEvent
+  /** A workflow advance ran in this worker (its script replayed in the sandbox). */
+  | { type: 'advance.ran'; report: AdvanceReport }
   | { type: 'worker.error'; error: unknown };
 
 /** Options of `runWorker`. */
@@ -46,6 +51,10 @@ export interface RunWorkerOptions {
   onEvent?: (event: WorkerEvent) => void;
   /** Each turn's agent events, with the job they belong to. */
   onTurnEvent?: (job: ClaimedJob, event: AgentEvent) => void;
+  /** What a workflow task turn gets besides its task: the web profile, whether Brain is on (default: neither). */
+  taskContext?: (task: ClaimedTask) => Promise<WorkerTaskContext> | WorkerTaskContext;
+  /** Each task turn's agent events, with the task they belong to. */
+  onTaskTurnEvent?: (task: ClaimedTask, event: AgentEvent) => void;
 }
 
 /** What a worker did before it stopped. */
@@ -55,19 +64,34 @@ export interface WorkerSummary {
   cancelled: number;
   released: number;
   lost: number;
+  /** Workflow task turns, by how they ended. */
+  tasks: { succeeded: number; failed: number; cancelled: number; released: number; lost: number };
+  /** Workflow advances this worker ran. */
+  advances: number;
 }
 
 /**
  * The long-running worker: claims scheduled turns and background jobs from the control plane's queue
  * and runs each as a text turn (the per-turn assembly of `runTextTurn`), `concurrency` at a time. A
  * running job heartbeats; when its owner cancels it (or another worker took it over after this one
- * stalled) the turn is aborted. The final answer or the failure is stored. Resolves once `signal`
- * aborted and every running turn finished or was handed back.
+ * stalled) the turn is aborted. The final answer or the failure is stored. Workflows share the loop:
+ * each round first runs the due workflow advances (in this process, in the sandbox), then claims a
+ * workflow task (run as a task turn by `runClaimedTask`, with the same lease, cancel and hand-back rules),
+ * then a job; tasks and jobs share the `concurrency` slots. Resolves once `signal` aborted and every
+ * running turn finished or was handed back.
  */
 export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummary> {
   const concurrency = options.concurrency ?? 1;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
-  const summary: WorkerSummary = { succeeded: 0, failed: 0, cancelled: 0, released: 0, lost: 0 };
+  const summary: WorkerSummary = {
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    released: 0,
+    lost: 0,
+    tasks: { succeeded: 0, failed: 0, cancelled: 0, released: 0, lost: 0 },
+    advances: 0,
+  };
   const running = new Set<Promise<void>>();
   const hardStop = new AbortController();
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
@@ -145,11 +169,58 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     if (options.signal.aborted) resolve();
     else options.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  /** Runs the due workflow advances (at most a few per round, so turns are not starved). */
+  const runAdvances = async () => {
+    for (let count = 0; count < MAX_ADVANCES_PER_ROUND && !options.signal.aborted; count += 1) {
+      const report = await options.client.advances.runNext({ workerId: options.workerId });
+      if (report === null) return;
+      summary.advances += 1;
+      emit({ type: 'advance.ran', report });
+    }
+  };
+
+  /** Claims a workflow task and starts its turn; false when there was none. */
+  const startTask = async (): Promise<boolean> => {
+    const claimed = await options.client.tasks.claim({ workerId: options.workerId });
+    if (claimed === null) return false;
+    if (options.signal.aborted) {
+      await options.client.tasks.release({ taskId: claimed.id, leaseToken: claimed.leaseToken });
+      return true;
+    }
+    emit({ type: 'task.claimed', task: claimed });
+    const turn: Promise<void> = runClaimedTask({
+      client: options.client,
+      task: claimed,
+      gateway: options.gateway,
+      hardStop: hardStop.signal,
+      context: options.taskContext ?? (() => ({})),
+      emit,
+      ...(options.heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs: options.heartbeatIntervalMs }),
+      ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+      ...(options.onTaskTurnEvent === undefined ? {} : { onTurnEvent: options.onTaskTurnEvent }),
+    })
+      .then((ended) => {
+        summary.tasks[ended.slice('task.'.length) as keyof WorkerSummary['tasks']] += 1;
+      })
+      .finally(() => running.delete(turn));
+    running.add(turn);
+    return true;
+  };
+
   while (!options.signal.aborted) {
     if (running.size >= concurrency) {
       await Promise.race([...running, stopped]);
       continue;
     }
+    let startedTask = false;
+    try {
+      await runAdvances();
+      startedTask = await startTask();
+    } catch (error) {
+      emit({ type: 'worker.error', error });
+    }
+    if (startedTask) continue;
     let job: ClaimedJob | null = null;
     try {
       job = await options.client.work.claim({ workerId: options.workerId });
@@ -184,6 +255,9 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
   }
   return summary;
 }
+
+/** Most workflow advances one round of the loop runs before it looks for turns again. */
+const MAX_ADVANCES_PER_ROUND = 20;
 
 function describeEnd(reason: string): string {
   switch (reason) {

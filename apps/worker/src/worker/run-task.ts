@@ -1,0 +1,108 @@
+import { watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane';
+import { AnkoleError, type AgentEvent, type ModelGateway } from '@core/runtime';
+import type { WebProfile } from '@core/tools-web';
+import { runTaskTurn, type TaskTurnResult } from '../task-turn.js';
+
+/** What happened to a workflow task in the worker, for logs and UIs. */
+export type WorkerTaskEvent =
+  | { type: 'task.claimed'; task: ClaimedTask }
+  /** Its result was accepted and stored; the workflow advances. */
+  | { type: 'task.succeeded'; task: TaskRecord; durationMs: number }
+  /** Failed (no result after the reminders, steps used up, model endpoint down): the script's `task()` rejects. */
+  | { type: 'task.failed'; task: TaskRecord; error: string; durationMs: number }
+  /** Cancelled (it or its workflow) while it ran: the turn was aborted. */
+  | { type: 'task.cancelled'; task: ClaimedTask; durationMs: number }
+  /** Handed back to the queue at shutdown, unfinished. */
+  | { type: 'task.released'; task: TaskRecord }
+  /** Another worker holds it now, or the control plane refused this worker's result: nothing stored by this worker. */
+  | { type: 'task.lost'; task: ClaimedTask };
+
+/** The per-task parts of a task turn's context the worker supplies (the rest comes from the task and the worker). */
+export interface WorkerTaskContext {
+  /** The web profile bound to the worker: the task gets web tools only with one. */
+  webProfile?: WebProfile;
+  /** Whether Brain is enabled for the task's agent (read-only `recall` / `get_page`). */
+  brain?: boolean;
+}
+
+/** Options of `runClaimedTask`. */
+export interface RunClaimedTaskOptions {
+  client: ControlPlaneClient;
+  task: ClaimedTask;
+  gateway: ModelGateway;
+  /** The worker's hard stop: aborted when the shutdown grace period is over (the task is then handed back). */
+  hardStop: AbortSignal;
+  context: (task: ClaimedTask) => Promise<WorkerTaskContext> | WorkerTaskContext;
+  heartbeatIntervalMs?: number;
+  maxSteps?: number;
+  toolTimeoutMs?: number;
+  emit: (event: WorkerTaskEvent | { type: 'worker.error'; error: unknown }) => void;
+  onTurnEvent?: (task: ClaimedTask, event: AgentEvent) => void;
+}
+
+/**
+ * Runs one claimed workflow task as a task turn with a lease watcher: the task heartbeats while it runs; a cancel
+ * (of the task or its workflow) or a takeover aborts the turn; at the hard stop an unfinished task is handed back
+ * (`tasks.release`). The turn itself stores the result or fails the task (`runTaskTurn`). Never rejects: a failure to
+ * store anything is reported as `worker.error` (the lease then expires and another worker runs the task).
+ * Resolves with what became of the task.
+ */
+export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<WorkerTaskEvent['type']> {
+  const { client, task, emit } = options;
+  const started = Date.now();
+  const lease = watchTaskLease({
+    tasks: client.tasks,
+    task,
+    intervalMs: options.heartbeatIntervalMs ?? 1000,
+    onError: (error) => emit({ type: 'worker.error', error }),
+  });
+  const signal = AbortSignal.any([lease.signal, options.hardStop]);
+  try {
+    let result: TaskTurnResult;
+    try {
+      const extra = await options.context(task);
+      result = await runTaskTurn({
+        context: { task, controlPlane: client, signal, ...extra },
+        gateway: options.gateway,
+        ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+        ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+        ...(options.onTurnEvent === undefined ? {} : { onEvent: (event: AgentEvent) => options.onTurnEvent!(task, event) }),
+      });
+    } catch (error) {
+      // A database failure: leave the task to its lease. Anything else (no home for the agent, a stored schema that
+      // cannot be sent) cannot get better by retrying: fail the task so the script sees why.
+      if (error instanceof AnkoleError && error.kind === 'runtime') throw error;
+      lease.stop();
+      const message = `The task turn could not run: ${error instanceof Error ? error.message : String(error)}`;
+      const failed = await client.tasks.fail({ taskId: task.id, leaseToken: task.leaseToken, error: message });
+      emit({ type: 'task.failed', task: failed, error: message, durationMs: Date.now() - started });
+      return 'task.failed';
+    }
+    lease.stop();
+    const durationMs = Date.now() - started;
+    if (result.status === 'submitted') {
+      emit({ type: 'task.succeeded', task: result.task!, durationMs });
+      return 'task.succeeded';
+    }
+    if (result.status === 'failed') {
+      emit({ type: 'task.failed', task: result.task!, error: result.error ?? 'The task failed.', durationMs });
+      return 'task.failed';
+    }
+    if (lease.reason() === 'cancelled') {
+      emit({ type: 'task.cancelled', task, durationMs });
+      return 'task.cancelled';
+    }
+    if (result.status === 'aborted' && lease.reason() === undefined && options.hardStop.aborted) {
+      const released = await client.tasks.release({ taskId: task.id, leaseToken: task.leaseToken });
+      emit({ type: 'task.released', task: released });
+      return 'task.released';
+    }
+    emit({ type: 'task.lost', task });
+    return 'task.lost';
+  } catch (error) {
+    emit({ type: 'worker.error', error });
+    return 'task.lost';
+  } finally {
+    lease.stop();
+  }
+}
