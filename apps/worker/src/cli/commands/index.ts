@@ -14,7 +14,7 @@ export const COMMANDS: readonly CliCommand[] = [
   lazyCommand('tools', 'show the tool set a turn would get (--schemas: the Responses tools payload and its size)', async () => (await import('./tools-command.js')).toolsCommand),
   lazyCommand(
     'worker',
-    'run scheduled turns and background jobs from the queue until stopped (SIGTERM / Ctrl-C)',
+    'run scheduled turns, background jobs and workflows from the queue until stopped (SIGTERM / Ctrl-C)',
     async () => (await import('../../worker/commands/worker-command.js')).workerCommand,
   ),
   lazyCommand('jobs', 'list, show, cancel or start background jobs', async () => (await import('../../worker/commands/jobs-command.js')).jobsCommand),
@@ -22,5 +22,10 @@ export const COMMANDS: readonly CliCommand[] = [
     'schedules',
     'list, cancel or create schedules that start turns later',
     async () => (await import('../../worker/commands/schedules-command.js')).schedulesCommand,
+  ),
+  lazyCommand(
+    'workflows',
+    'start, list, show or cancel workflows (scripts that orchestrate sub-agent tasks)',
+    async () => (await import('../../worker/commands/workflows-command.js')).workflowsCommand,
   ),
 ];

@@ -249,7 +249,7 @@ describe('ankole run with MCP servers configured (--mcp-config)', () => {
 });
 
 describe('ankole run with a control plane bound (--data-dir, the embedded database)', () => {
-  it('gets the schedule and job tools; a schedule the model creates is listed by `ankole schedules`', async () => {
+  it('gets the schedule, job and workflow tools; a schedule the model creates is listed by `ankole schedules`', async () => {
     const dataDir = path.join(scratch, 'db');
     server = await startTestModelServer({
       script: [
@@ -266,7 +266,7 @@ describe('ankole run with a control plane bound (--data-dir, the embedded databa
     });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(lines(run.stdout)[1]).toMatch(/· 14 tools · schedules and jobs in the embedded database in /);
+    expect(lines(run.stdout)[1]).toMatch(/· 18 tools · schedules and jobs in the embedded database in /);
     expect(run.stdout).toMatch(/✓ .*Morning summary|✓ .*schedule/i);
     const toolNames = server.requests[0]?.body.tools.map((tool: { name: string }) => tool.name);
     expect(toolNames.slice(7)).toEqual([
@@ -277,6 +277,10 @@ describe('ankole run with a control plane bound (--data-dir, the embedded databa
       'get_background_job',
       'list_background_jobs',
       'cancel_background_job',
+      'workflow',
+      'show_workflow',
+      'list_workflows',
+      'cancel_workflow',
     ]);
     const listed = await runCliProcess(['schedules', '--data-dir', dataDir, '--json'], env);
     expect(listed.code).toBe(0);
