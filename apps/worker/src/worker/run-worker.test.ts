@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createControlPlane, createPGliteDriver, createPostgresDriver, type ControlPlane, type SqlDriver } from '@core/control-plane';
 import { createOpenAIResponsesGateway, defineWorkerTool, type AgentToolResult, type AnyWorkerAgentTool } from '@core/runtime';
-import type { TestModelServer } from '@core/testkit';
+import { lastUserText, type TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runWorker, type WorkerEvent } from './run-worker.js';
@@ -155,6 +155,8 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
     const job = await plane.client.jobs.start({ agentId: 'd', prompt: 'hang a little' });
     const first = start(plane, { shutdownGraceMs: 0 });
     await until(async () => ((await plane.client.jobs.get({ agentId: 'd', jobId: job.id })).status === 'running' ? true : undefined), 'the job to run');
+    // `running` is set at claim time: hand back a turn that is really running (in its hanging model request).
+    await until(() => (model.requests.some((request) => lastUserText(request) === 'hang a little') ? true : undefined), 'the turn to reach the model');
     first.stop();
     expect(await first.done).toMatchObject({ released: 1 });
     expect(await plane.client.jobs.get({ agentId: 'd', jobId: job.id })).toMatchObject({ status: 'queued' });
@@ -174,6 +176,8 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
     const job = await plane.client.jobs.start({ agentId: 'e', prompt: 'hang then finish' });
     const worker = start(plane, { shutdownGraceMs: 30_000 });
     await until(async () => ((await plane.client.jobs.get({ agentId: 'e', jobId: job.id })).status === 'running' ? true : undefined), 'the job to run');
+    // `running` is set at claim time: stop while the turn is really running (in its hanging model request).
+    await until(() => (model.requests.some((request) => lastUserText(request) === 'hang then finish') ? true : undefined), 'the turn to reach the model');
     worker.stop();
     expect(await worker.done).toMatchObject({ succeeded: 1, released: 0 });
     expect(await plane.client.jobs.get({ agentId: 'e', jobId: job.id })).toMatchObject({ status: 'succeeded', finalAnswer: 'done: hang then finish' });

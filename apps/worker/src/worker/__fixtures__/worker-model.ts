@@ -4,18 +4,31 @@ import { functionCallOutputs, lastUserText, reply, startTestModelServer, type Te
  * A test model for worker turns, answering by the job's prompt so turns may run in any order:
  * - `wait…`: calls the tool named after `wait:` (e.g. `wait:wait_for_cancel`, `wait:command`) once, then answers;
  * - `hang…`: the first request of that prompt answers only after `hangMs` (later attempts at once);
+ * - `hold…`: every request of that prompt waits until the test calls `releaseHeld()` (at most `hangMs`), then
+ *   answers `done: <prompt>` — a turn that is surely mid-request until the test says otherwise;
  * - `fail…`: a failed response;
  * - `sum:A+B`: calls the MCP tool `get-sum` in the `everything` namespace with `{ a: A, b: B }`, then answers
  *   `done: sum:A+B = <the tool's output as JSON>`;
  * - anything else: the text `done: <prompt>`.
  */
-export function startWorkerModel(options: { hangMs?: number } = {}): Promise<TestModelServer> {
+export async function startWorkerModel(options: { hangMs?: number } = {}): Promise<WorkerModel> {
   const hung = new Set<string>();
-  return startTestModelServer({
+  let released = false;
+  const held = new Set<() => void>();
+  const server = await startTestModelServer({
     script: [],
     onExhausted: async (request) => {
       const prompt = lastUserText(request) ?? '';
       if (prompt.startsWith('fail')) return reply.failed('The test model refuses this prompt.');
+      if (prompt.startsWith('hold') && !released) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.hangMs ?? 60_000).unref();
+          held.add(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
       if (prompt.startsWith('hang') && functionCallOutputs(request).length === 0 && !hung.has(prompt)) {
         hung.add(prompt);
         await new Promise((resolve) => setTimeout(resolve, options.hangMs ?? 60_000).unref());
@@ -34,4 +47,17 @@ export function startWorkerModel(options: { hangMs?: number } = {}): Promise<Tes
       return reply.text(`done: ${prompt}`);
     },
   });
+  return Object.assign(server, {
+    releaseHeld() {
+      released = true;
+      for (const release of held) release();
+      held.clear();
+    },
+  });
+}
+
+/** The worker test model: a test model server that can let its held (`hold…`) requests go. */
+export interface WorkerModel extends TestModelServer {
+  /** Lets every held `hold…` request answer now, and later ones at once. */
+  releaseHeld(): void;
 }

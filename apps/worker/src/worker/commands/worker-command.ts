@@ -10,6 +10,7 @@ import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { openModel } from '../../cli/model-setup.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../../cli/parse-command-line.js';
 import { mcpConfigOption } from '../../cli/turn-setup.js';
+import type { WorkerTaskEvent } from '../run-task.js';
 import { runWorker, type WorkerEvent } from '../run-worker.js';
 import { createWorkerMcpTools, type WorkerMcpEvent, type WorkerMcpTools } from '../worker-mcp-tools.js';
 import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from './control-plane-options.js';
@@ -33,7 +34,9 @@ const HELP = [
   'Usage: ankole worker [options]',
   '',
   'The long-running worker: takes scheduled turns and background jobs from the control plane\'s queue and',
-  'runs each as a turn for its agent. Start several (on one PostgreSQL database) to share the work.',
+  'runs each as a turn for its agent, and runs workflows: their advances (the script replayed in a sandbox)',
+  'and their tasks (each a task turn that ends when submit_result is accepted); tasks and jobs share --concurrency.',
+  'Start several (on one PostgreSQL database) to share the work.',
   'It needs a real model: OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).',
   'SIGTERM or Ctrl-C: no new work; running turns get the grace period to finish, then are handed back to the',
   'queue for another worker. A second signal hands them back at once.',
@@ -53,8 +56,9 @@ const HELP = [
   ...CONTROL_PLANE_OPTIONS_HELP,
   '  -h, --help         show this help',
   '',
-  'Environment: DATABASE_URL, ANKOLE_DATA_DIR, ANKOLE_DB_SCHEMA, ANKOLE_LEASE_SECONDS (a stalled worker\'s job',
-  'goes to another after this long, default 60), ANKOLE_MAINTENANCE_INTERVAL_SECONDS (default 10),',
+  'Environment: DATABASE_URL, ANKOLE_DATA_DIR, ANKOLE_DB_SCHEMA, ANKOLE_LEASE_SECONDS (how long this worker\'s claim',
+  'outlives its last heartbeat, sent every second; a dead worker\'s job goes to another after it, default 10),',
+  'ANKOLE_MAINTENANCE_INTERVAL_SECONDS (how often it looks for such jobs, default 1),',
   'ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS (default 300), web tools as for `ankole run` (WEB_SEARCH_PROVIDER, ...).',
   '',
 ].join('\n');
@@ -62,7 +66,7 @@ const HELP = [
 /** `ankole worker`: the long-running worker. */
 export const workerCommand: CliCommand = {
   name: 'worker',
-  summary: 'run scheduled turns and background jobs from the queue until stopped (SIGTERM / Ctrl-C)',
+  summary: 'run scheduled turns, background jobs and workflows from the queue until stopped (SIGTERM / Ctrl-C)',
   async run(args, io) {
     const { values } = parseCommandLine('worker', args, OPTIONS);
     if (values.help === true) {
@@ -136,11 +140,14 @@ export const workerCommand: CliCommand = {
             ...(extraTools === undefined ? {} : { extraTools }),
           };
         },
+        // INTEGRATOR: brain: true here for agents with Brain enabled, once @core/tools-brain's task tools are wired in task-turn.ts.
+        taskContext: () => (webProfile === undefined ? {} : { webProfile }),
         onEvent: (event) => log(eventJson(event), eventLine(event)),
       });
       log(
         { type: 'worker.stopped', ...summary },
-        `Worker ${workerId} stopped: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.cancelled} cancelled, ${summary.released} handed back.`,
+        `Worker ${workerId} stopped: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.cancelled} cancelled, ${summary.released} handed back; ` +
+          `workflow tasks: ${summary.tasks.succeeded} succeeded, ${summary.tasks.failed} failed, ${summary.tasks.cancelled} cancelled, ${summary.tasks.released} handed back; ${summary.advances} advance(s).`,
       );
       return EXIT_CODES.ok;
     } finally {
@@ -161,11 +168,21 @@ async function existingFolder(folder: string, option: string): Promise<string> {
 
 function eventJson(event: WorkerEvent): Record<string, unknown> {
   if (event.type === 'worker.error') return { type: event.type, error: message(event.error) };
+  if (event.type === 'advance.ran') return { type: event.type, ...event.report };
+  if ('task' in event) {
+    const task = event.task;
+    return { ...event, task: { id: task.id, workflowId: task.workflowId, agentId: task.agentId, sequence: task.sequence, status: task.status, title: task.title } };
+  }
   return { ...event, job: { id: event.job.id, agentId: event.job.agentId, kind: event.job.kind, status: event.job.status, title: event.job.title } };
 }
 
 function eventLine(event: WorkerEvent): string {
   if (event.type === 'worker.error') return `! ${message(event.error)}`;
+  if (event.type === 'advance.ran') {
+    const report = event.report;
+    return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${report.durationMs} ms, ${report.newTasks} new task(s), ${report.status}`;
+  }
+  if ('task' in event) return taskEventLine(event);
   const job = event.job;
   const name = `job ${job.id} (${job.kind}, agent ${job.agentId}) "${job.title}"`;
   switch (event.type) {
@@ -181,6 +198,25 @@ function eventLine(event: WorkerEvent): string {
       return `↩ ${name}: handed back to the queue`;
     case 'job.lost':
       return `↷ ${name}: taken over by another worker (this worker's claim expired)`;
+  }
+}
+
+function taskEventLine(event: WorkerTaskEvent): string {
+  const task = event.task;
+  const name = `task ${task.id} (workflow ${task.workflowId}, agent ${task.agentId}) "${task.title}"`;
+  switch (event.type) {
+    case 'task.claimed':
+      return `▶ ${name}: running (attempt ${event.task.attempts})`;
+    case 'task.succeeded':
+      return `✓ ${name}: result stored in ${seconds(event.durationMs)}`;
+    case 'task.failed':
+      return `✗ ${name}: failed in ${seconds(event.durationMs)}: ${event.error}`;
+    case 'task.cancelled':
+      return `■ ${name}: cancelled, turn stopped after ${seconds(event.durationMs)}`;
+    case 'task.released':
+      return `↩ ${name}: handed back to the queue`;
+    case 'task.lost':
+      return `↷ ${name}: taken over by another worker (or its result refused); nothing stored by this worker`;
   }
 }
 
