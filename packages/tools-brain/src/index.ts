@@ -1,1 +1,3 @@
-export {};
+export { createBrainTools } from './create-brain-tools.js';
+export type { BrainToolDetails, BrainToolsContext } from './create-brain-tools.js';
+export { formatPageSlice, formatRecall } from './format-brain.js';
