@@ -31,6 +31,31 @@ export interface CommandParams {
   timeout_ms?: number | undefined;
 }
 
+/** Schemas by timeout ceiling: built once per ceiling, so the runtime's JSON Schema memo holds across turns. */
+const COMMAND_SCHEMAS = new Map<number, CommandSchema>();
+/** Ceilings kept in `COMMAND_SCHEMAS` at most (a worker uses one or two). */
+const MAX_COMMAND_SCHEMAS = 16;
+
+type CommandSchema = z.ZodType<CommandParams>;
+
+/** The parameters' schema for a timeout ceiling (the same object every turn; the ceiling is its `maximum`). */
+export function commandSchema(maxCommandTimeoutMs: number): CommandSchema {
+  const cached = COMMAND_SCHEMAS.get(maxCommandTimeoutMs);
+  if (cached !== undefined) return cached;
+  const schema = z.object({
+    command: z.string().min(1).describe('The bash command line to run. The working folder is the home folder.'),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(maxCommandTimeoutMs)
+      .optional()
+      .describe(`Timeout in milliseconds (at most ${maxCommandTimeoutMs}; the default is in the tool description).`),
+  });
+  if (COMMAND_SCHEMAS.size < MAX_COMMAND_SCHEMAS) COMMAND_SCHEMAS.set(maxCommandTimeoutMs, schema);
+  return schema;
+}
+
 /**
  * The `command` tool: runs a bash command line in the home, in its own process group, with a
  * timeout (default and ceiling from the limits), capped output, and a scrubbed environment.
@@ -38,22 +63,13 @@ export interface CommandParams {
  */
 export function createCommandTool(context: ComputerToolContext): WorkerAgentTool<CommandParams, CommandDetails | ToolErrorDetails> {
   const { limits } = context;
-  const schema = z.object({
-    command: z.string().min(1).describe('The bash command line to run. The working folder is the home folder.'),
-    timeout_ms: z
-      .number()
-      .int()
-      .positive()
-      .max(limits.maxCommandTimeoutMs)
-      .optional()
-      .describe(`Timeout in milliseconds (default ${limits.commandTimeoutMs}, at most ${limits.maxCommandTimeoutMs}).`),
-  });
+  const schema = commandSchema(limits.maxCommandTimeoutMs);
   return defineWorkerTool({
     name: 'command',
     description:
       'Run a shell command (bash) in the home folder and get its exit code, stdout and stderr. ' +
       `Long output keeps its beginning and end. The command is killed, with every process it started, when it ` +
-      `runs past its timeout (default ${formatDuration(limits.commandTimeoutMs)}); background processes do not outlive it.`,
+      `runs past its timeout (default ${formatDuration(limits.commandTimeoutMs)}, timeout_ms ${limits.commandTimeoutMs}); background processes do not outlive it.`,
     schema,
     executionMode: 'sequential',
     isDestructive: true,

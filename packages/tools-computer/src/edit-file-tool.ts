@@ -20,6 +20,14 @@ export interface EditFileParams {
 /** Details of an `edit_file` call. */
 export type EditFileDetails = { path: string; replacements: number; bytes: number } | ToolErrorDetails;
 
+/** The parameters' schema, built once (the runtime memoises its JSON Schema per schema object, across turns). */
+const EDIT_FILE_SCHEMA = z.object({
+  path: z.string().min(1).describe('The file, relative to the home folder (or absolute inside it).'),
+  old_string: z.string().min(1).describe('The exact text to replace, whitespace included.'),
+  new_string: z.string().describe('The text to put in its place.'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence instead of exactly one (default false).'),
+});
+
 /**
  * The `edit_file` tool: replaces an exact string that must occur exactly once in a text file, or
  * every occurrence with `replace_all`. No match, or several without `replace_all`, is an error that
@@ -32,12 +40,7 @@ export function createEditFileTool(context: ComputerToolContext): WorkerAgentToo
     description:
       'Edit a text file in the home folder by replacing an exact string. old_string must occur exactly once ' +
       '(include enough surrounding lines to make it unique), unless replace_all is true to replace every occurrence.',
-    schema: z.object({
-      path: z.string().min(1).describe('The file, relative to the home folder (or absolute inside it).'),
-      old_string: z.string().min(1).describe('The exact text to replace, whitespace included.'),
-      new_string: z.string().describe('The text to put in its place.'),
-      replace_all: z.boolean().optional().describe('Replace every occurrence instead of exactly one (default false).'),
-    }),
+    schema: EDIT_FILE_SCHEMA,
     executionMode: 'sequential',
     isDestructive: true,
     describeActivity: (params) => `Editing ${shortLabel(params.path)}`,

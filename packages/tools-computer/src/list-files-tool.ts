@@ -16,6 +16,13 @@ export interface ListFilesParams {
 /** Details of a `list_files` call. */
 export type ListFilesDetails = { folder: string; pattern: string; found: number; shown: number } | ToolErrorDetails;
 
+/** The parameters' schema, built once (the runtime memoises its JSON Schema per schema object, across turns). */
+const LIST_FILES_SCHEMA = z.object({
+  pattern: z.string().optional().describe('A glob pattern relative to path, like "*", "**/*.md" or "src/**/*.{ts,tsx}" (default "*").'),
+  path: z.string().optional().describe('The folder to list, relative to the home folder (default the home).'),
+  include_ignored: z.boolean().optional().describe(`Also look inside ${IGNORED_FOLDERS.join(' and ')} (default false).`),
+});
+
 /**
  * The `list_files` tool: files and folders matching a glob under a folder of the home (paths relative
  * to the home, folders ending in `/`), capped. Read-only and parallel.
@@ -27,11 +34,7 @@ export function createListFilesTool(context: ComputerToolContext): WorkerAgentTo
     description:
       'List files and folders in the home folder matching a glob pattern (default "*": what a folder holds; "**/*.ts": every .ts file below it). ' +
       `Paths come back relative to the home; folders end with "/". ${IGNORED_FOLDERS.join(' and ')} are skipped unless include_ignored is true.`,
-    schema: z.object({
-      pattern: z.string().optional().describe('A glob pattern relative to path, like "*", "**/*.md" or "src/**/*.{ts,tsx}" (default "*").'),
-      path: z.string().optional().describe('The folder to list, relative to the home folder (default the home).'),
-      include_ignored: z.boolean().optional().describe(`Also look inside ${IGNORED_FOLDERS.join(' and ')} (default false).`),
-    }),
+    schema: LIST_FILES_SCHEMA,
     executionMode: 'parallel',
     isReadOnly: true,
     describeActivity: (params) => `Listing ${shortLabel(params.pattern ?? '*')}${params.path === undefined ? '' : ` in ${shortLabel(params.path)}`}`,

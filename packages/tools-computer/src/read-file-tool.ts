@@ -22,6 +22,13 @@ export type ReadFileDetails =
   | { path: string; kind: 'binary'; bytes: number; description: string }
   | ToolErrorDetails;
 
+/** The parameters' schema, built once (the runtime memoises its JSON Schema per schema object, across turns). */
+const READ_FILE_SCHEMA = z.object({
+  path: z.string().min(1).describe('The file, relative to the home folder (or absolute inside it).'),
+  offset: z.number().int().positive().optional().describe('The first line to read, 1-based (default 1).'),
+  limit: z.number().int().positive().optional().describe('How many lines to read (default: see the tool description).'),
+});
+
 /**
  * The `read_file` tool: a text file's lines (1-based, numbered, a range with `offset` / `limit`,
  * capped), an image (PNG, JPEG, GIF, WebP) as an `input_image`, or a short description of a binary
@@ -32,13 +39,9 @@ export function createReadFileTool(context: ComputerToolContext): WorkerAgentToo
   return defineWorkerTool({
     name: 'read_file',
     description:
-      'Read a file in the home folder. Text comes back with line numbers; use offset and limit to read a range of a long file. ' +
+      `Read a file in the home folder. Text comes back with line numbers; use offset and limit to read a range of a long file (limit defaults to ${limits.maxReadLines} lines). ` +
       'Images (PNG, JPEG, GIF, WebP) come back as images; other binary files are described, not shown.',
-    schema: z.object({
-      path: z.string().min(1).describe('The file, relative to the home folder (or absolute inside it).'),
-      offset: z.number().int().positive().optional().describe('The first line to read, 1-based (default 1).'),
-      limit: z.number().int().positive().optional().describe(`How many lines to read (default ${limits.maxReadLines}).`),
-    }),
+    schema: READ_FILE_SCHEMA,
     executionMode: 'parallel',
     isReadOnly: true,
     describeActivity: (params) => `Reading ${shortLabel(params.path)}`,

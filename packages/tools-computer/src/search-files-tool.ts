@@ -28,6 +28,14 @@ const SEARCH_LINE_LENGTH = 300;
 const SEARCH_BATCH_FILES = 128;
 const SEARCH_BATCH_CHARS = 4 * 1024 * 1024;
 
+/** The parameters' schema, built once (the runtime memoises its JSON Schema per schema object, across turns). */
+const SEARCH_FILES_SCHEMA = z.object({
+  regex: z.string().min(1).describe('The regular expression to look for, like "TODO|FIXME" or "function \\\\w+Tool".'),
+  path: z.string().optional().describe('The folder to search, relative to the home folder (default the home).'),
+  glob: z.string().optional().describe('Only search files matching this glob, relative to path (default "**/*").'),
+  case_insensitive: z.boolean().optional().describe('Ignore case (default false).'),
+});
+
 /**
  * The `search_files` tool: a regular expression over the text files under a folder of the home,
  * answering `file:line: text` lines, capped; binary and oversized files are skipped. Read-only and parallel.
@@ -39,12 +47,7 @@ export function createSearchFilesTool(context: ComputerToolContext): WorkerAgent
     description:
       'Search the text files in the home folder for a regular expression (JavaScript syntax), line by line. ' +
       `Answers "path:line: text" lines, at most ${limits.maxSearchResults}. Binary files, files over ${Math.round(limits.maxSearchFileBytes / 1024 / 1024)} MiB and ${IGNORED_FOLDERS.join(' / ')} are skipped.`,
-    schema: z.object({
-      regex: z.string().min(1).describe('The regular expression to look for, like "TODO|FIXME" or "function \\\\w+Tool".'),
-      path: z.string().optional().describe('The folder to search, relative to the home folder (default the home).'),
-      glob: z.string().optional().describe('Only search files matching this glob, relative to path (default "**/*").'),
-      case_insensitive: z.boolean().optional().describe('Ignore case (default false).'),
-    }),
+    schema: SEARCH_FILES_SCHEMA,
     executionMode: 'parallel',
     isReadOnly: true,
     describeActivity: (params) => `Searching for ${shortLabel(params.regex, 40)}`,

@@ -17,6 +17,12 @@ export interface WriteFileParams {
 /** Details of a `write_file` call. */
 export type WriteFileDetails = { path: string; bytes: number; lines: number; created: boolean } | ToolErrorDetails;
 
+/** The parameters' schema, built once (the runtime memoises its JSON Schema per schema object, across turns). */
+const WRITE_FILE_SCHEMA = z.object({
+  path: z.string().min(1).describe('The file, relative to the home folder (or absolute inside it).'),
+  content: z.string().describe('The whole new content of the file.'),
+});
+
 /**
  * The `write_file` tool: writes a whole file in the home, creating missing parent folders (every folder and the
  * file are created relative to their held parent, never through a symlink leading out).
@@ -29,10 +35,7 @@ export function createWriteFileTool(context: ComputerToolContext): WorkerAgentTo
     description:
       'Write a file in the home folder, replacing it if it exists and creating missing folders. ' +
       'To change part of an existing file, prefer edit_file.',
-    schema: z.object({
-      path: z.string().min(1).describe('The file, relative to the home folder (or absolute inside it).'),
-      content: z.string().describe('The whole new content of the file.'),
-    }),
+    schema: WRITE_FILE_SCHEMA,
     executionMode: 'sequential',
     isDestructive: true,
     describeActivity: (params) => `Writing ${shortLabel(params.path)}`,
