@@ -1,0 +1,44 @@
+import { reply, type RecordedRequest, type StepReply } from '@core/testkit';
+
+/** The workflow of the workflows issue: research each topic in parallel, then one dependent task summarises. */
+export const EXAMPLE_WORKFLOW_SCRIPT = `const topics = input.topics;                       // the workflow's JSON input
+const notes = await Promise.all(topics.map((t) => task({
+  title: \`Research \${t}\`,
+  prompt: \`Find the three most cited facts about \${t}.\`,
+  result: { type: 'object', additionalProperties: false, required: ['facts'],
+            properties: { facts: { type: 'array', items: { type: 'string' } } } },
+})));
+log(\`collected \${notes.length} notes\`);
+const summary = await task({ title: 'Summarise', prompt: JSON.stringify(notes), result: {
+  type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } } });
+return { summary: summary.text, count: notes.length };
+`;
+
+/** The `facts` a scripted sub-agent submits for `Research <topic>`. */
+export function factsAbout(topic: string): string[] {
+  return [1, 2, 3].map((index) => `${topic} fact ${index}`);
+}
+
+/** The task title in a task turn's instructions (`Your task: <title>`), or `undefined` for other turns. */
+export function taskTitle(request: RecordedRequest): string | undefined {
+  const instructions = typeof request.body?.instructions === 'string' ? request.body.instructions : '';
+  return /^Your task: (.*)$/m.exec(instructions)?.[1];
+}
+
+/**
+ * A scripted sub-agent for the example workflow: a `Research <topic>` task submits three facts, `Summarise` submits a
+ * text naming how many notes its prompt held. Returns `undefined` for a request that is not such a task turn, or one
+ * whose submission was already made (the model then has nothing more to say: the turn ended).
+ */
+export function exampleTaskReply(request: RecordedRequest): StepReply | undefined {
+  const title = taskTitle(request);
+  if (title === undefined) return undefined;
+  const research = /^Research (.*)$/.exec(title);
+  if (research !== null) return reply.functionCalls([{ name: 'submit_result', arguments: { facts: factsAbout(research[1]!) } }]);
+  if (title === 'Summarise') {
+    const instructions = String(request.body?.instructions);
+    const notes = (instructions.match(/"facts":/g) ?? []).length;
+    return reply.functionCalls([{ name: 'submit_result', arguments: { text: `${notes} notes summarised` } }]);
+  }
+  return undefined;
+}

@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ControlPlane, WorkflowDetails } from '@core/control-plane';
+import { controlPlanes } from '@core/control-plane/testing';
+import { createOpenAIResponsesGateway } from '@core/runtime';
+import type { TestModelServer } from '@core/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_WORKFLOW_SCRIPT, factsAbout } from '../__fixtures__/example-workflow.js';
+import { startWorkflowModel } from './__fixtures__/workflow-model.js';
+import { runWorker, type WorkerEvent } from './run-worker.js';
+
+const TEXT = { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } };
+
+describe.each(['postgres', 'pglite'] as const)('runWorker with workflows on %s', (kind) => {
+  const planes = controlPlanes(kind);
+  let model: TestModelServer;
+  let homes: string;
+  const stops: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    model = await startWorkflowModel({ slowMs: 30_000 });
+    homes = await mkdtemp(path.join(tmpdir(), 'ankole-workflow-homes-'));
+  });
+  afterAll(async () => {
+    await model.close();
+    await planes.close();
+    await rm(homes, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    for (const stop of stops.splice(0)) await stop();
+    await planes.cleanup();
+  });
+
+  function start(plane: ControlPlane, options: { concurrency?: number; shutdownGraceMs?: number } = {}) {
+    const stop = new AbortController();
+    const events: WorkerEvent[] = [];
+    const done = runWorker({
+      client: plane.client,
+      workerId: 'w1',
+      concurrency: options.concurrency ?? 2,
+      gateway: createOpenAIResponsesGateway({ baseURL: model.baseURL, apiKey: 'test', model: 'test-model', maxRetries: 0 }),
+      turnContext: async (job) => ({ home: await mkdtemp(path.join(homes, `${job.agentId}-`)) }),
+      signal: stop.signal,
+      pollIntervalMs: 50,
+      heartbeatIntervalMs: 100,
+      ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
+      onEvent: (event) => events.push(event),
+    });
+    stops.push(async () => {
+      stop.abort();
+      await done;
+    });
+    return { stop: () => stop.abort(), done, events };
+  }
+
+  async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const value = await check();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  const finished = (plane: ControlPlane, workflowId: string) =>
+    until(async () => {
+      const workflow = await plane.client.workflows.get({ agentId: 'agent-w', workflowId });
+      return workflow.status === 'running' ? undefined : workflow;
+    }, `workflow ${workflowId} to finish`);
+
+  it('runs the example workflow (fan-out, then a dependent task) to its result beside a background job, every task once', async () => {
+    const plane = await planes.open();
+    const started = Date.now();
+    const workflow = await plane.client.workflows.start({ agentId: 'agent-w', title: 'Research', script: EXAMPLE_WORKFLOW_SCRIPT, input: { topics: ['anemones', 'crabs', 'kelp'] } });
+    const job = await plane.client.jobs.start({ agentId: 'agent-w', prompt: 'tidy the notes' });
+    const worker = start(plane, { concurrency: 2 });
+
+    const done: WorkflowDetails = await finished(plane, workflow.id);
+    const elapsed = Date.now() - started;
+    expect(done).toMatchObject({ status: 'succeeded', result: { summary: '3 notes summarised', count: 3 }, taskCount: 4 });
+    expect(done.tasks.map((task) => [task.title, task.status, task.attempts])).toEqual([
+      ['Research anemones', 'succeeded', 1],
+      ['Research crabs', 'succeeded', 1],
+      ['Research kelp', 'succeeded', 1],
+      ['Summarise', 'succeeded', 1],
+    ]);
+    expect(done.tasks[0]!.result).toEqual({ facts: factsAbout('anemones') });
+    expect(done.log.map((line) => line.text)).toEqual(['collected 3 notes']);
+    await until(async () => ((await plane.client.jobs.get({ agentId: 'agent-w', jobId: job.id })).status === 'succeeded' ? true : undefined), 'the job');
+
+    worker.stop();
+    const summary = await worker.done;
+    expect(summary.tasks).toEqual({ succeeded: 4, failed: 0, cancelled: 0, released: 0, lost: 0 });
+    expect(summary.succeeded).toBe(1);
+    expect(summary.advances).toBe(done.replays);
+    // Each task turn reached the model exactly once (one submission each).
+    const submissions = worker.events.filter((event) => event.type === 'task.succeeded');
+    expect(submissions).toHaveLength(4);
+    console.log(`example workflow on ${kind}: ${elapsed} ms end to end, ${done.replays} replays`);
+  });
+
+  it("a task whose sub-agent never submits fails after two reminders, and the script's catch decides the result", async () => {
+    const plane = await planes.open();
+    const script = `try { await task({ title: 'Mute one', prompt: 'Say something.', result: ${JSON.stringify(TEXT)} }); return 'no'; } catch (error) { return { caught: error.message }; }`;
+    const workflow = await plane.client.workflows.start({ agentId: 'agent-w', title: 'Mute', script });
+    const worker = start(plane);
+    const done = await finished(plane, workflow.id);
+    expect(done.status).toBe('succeeded');
+    expect((done.result as { caught: string }).caught).toContain('answered without submitting a result, even after 2 reminder(s)');
+    expect(done.tasks[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    worker.stop();
+    expect((await worker.done).tasks.failed).toBe(1);
+  });
+
+  it('cancelling a workflow stops its running task turn; shutdown hands a running task back to the queue', async () => {
+    const plane = await planes.open();
+    const script = `return await task({ title: 'Slow work', prompt: 'Take your time.', result: ${JSON.stringify(TEXT)} });`;
+    const cancelled = await plane.client.workflows.start({ agentId: 'agent-w', title: 'Cancelled', script });
+    const worker = start(plane, { concurrency: 1, shutdownGraceMs: 0 });
+    await until(async () => (worker.events.some((event) => event.type === 'task.claimed') ? true : undefined), 'the task turn to start');
+    await plane.client.workflows.cancel({ agentId: 'agent-w', workflowId: cancelled.id });
+    await until(async () => (worker.events.some((event) => event.type === 'task.cancelled') ? true : undefined), 'the task turn to stop');
+    expect((await plane.client.workflows.get({ agentId: 'agent-w', workflowId: cancelled.id })).tasks[0]).toMatchObject({ status: 'cancelled', result: null });
+
+    const handedBack = await plane.client.workflows.start({ agentId: 'agent-w', title: 'Handed back', script });
+    await until(async () => (worker.events.filter((event) => event.type === 'task.claimed').length === 2 ? true : undefined), 'the second task turn');
+    worker.stop();
+    const summary = await worker.done;
+    expect(summary.tasks).toMatchObject({ cancelled: 1, released: 1 });
+    expect((await plane.client.workflows.get({ agentId: 'agent-w', workflowId: handedBack.id })).tasks[0]).toMatchObject({ status: 'queued', result: null });
+  });
+});
