@@ -7,6 +7,7 @@ import {
   type ModelGateway,
   type ResponseInputItem,
 } from '@core/runtime';
+import { createBrainTools } from '@core/tools-brain';
 import { createSubmitResultTool, type SubmitResultToolDetails } from '@core/tools-submit-result';
 import { createWebTools, type WebProfile } from '@core/tools-web';
 
@@ -51,8 +52,7 @@ export function buildTaskTurnTools(context: TaskTurnContext): TaskTurnAssembly {
   const { task, controlPlane } = context;
   const tools: AnyWorkerAgentTool[] = [
     ...createWebTools(context.webProfile),
-    // INTEGRATOR: Brain's read-only tools go here once @core/tools-brain exports createBrainTools:
-    // ...(context.brain === true ? createBrainTools({ client: controlPlane, agentId: task.agentId, readOnly: true }) : []),
+    ...(context.brain === true ? createBrainTools({ client: controlPlane, agentId: task.agentId, readOnly: true }) : []),
     createSubmitResultTool({ task, client: controlPlane }),
   ];
   return { tools, instructions: taskInstructions(task, tools), input: `Do the task "${task.title}" now, then submit its result with submit_result.` };

@@ -7,6 +7,7 @@ import {
   type ResponseInputItem,
 } from '@core/runtime';
 import { createComputerTools, loadSkills, projectSkills, type SkillProblem } from '@core/tools-computer';
+import { createBrainTools } from '@core/tools-brain';
 import { createBackgroundAgentJobTools } from '@core/tools-jobs';
 import { createScheduleTools } from '@core/tools-schedule';
 import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
@@ -28,7 +29,7 @@ export interface TextTurnAssembly {
  * Builds the tool set of one text turn from its context, explicitly and in order: the todo tool, the
  * computer tools, the web tools (only with a bound profile), the schedule tools (only with a control
  * plane), the background job tools (only when the turn may start jobs), the workflow tools (only with a
- * control plane), then the rest (`extraTools`). A workflow task turn never uses this path (see `task-turn.ts`).
+ * control plane), the Brain tools (only with a control plane and Brain enabled), then the rest (`extraTools`). A workflow task turn never uses this path (see `task-turn.ts`).
  * Active skills add no tools: their names, descriptions and SKILL.md paths go into the instructions.
  * Nothing is cached or shared between turns.
  * @throws UsageError when a category cannot be built from the context (e.g. the home does not exist).
@@ -49,6 +50,7 @@ export async function buildTurnTools(context: TextTurnContext): Promise<TextTurn
     ...(controlPlane === undefined ? [] : createScheduleTools({ client: controlPlane, agentId })),
     ...(controlPlane === undefined ? [] : createBackgroundAgentJobTools({ client: controlPlane, agentId, allowJobs: context.allowJobs === true })),
     ...(controlPlane === undefined ? [] : createWorkflowTools({ client: controlPlane, agentId })),
+    ...(controlPlane === undefined || context.brain !== true ? [] : createBrainTools({ client: controlPlane, agentId, readOnly: false })),
     ...(context.extraTools ?? []),
   ];
   const sections = [baseInstructions(context), await currentPlanSection(context.home, warnings), await skillsSection(context, warnings)];

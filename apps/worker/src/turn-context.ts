@@ -25,6 +25,8 @@ export interface TextTurnContext {
   controlPlane?: ControlPlaneClient;
   /** Whether this turn may start background jobs (job tools exist only then, and only with a control plane). */
   allowJobs?: boolean;
+  /** Whether Brain is enabled for this agent: with a control plane, the turn gets the Brain tools (recall, pages). */
+  brain?: boolean;
   /** A folder of skills (one sub-folder with a `SKILL.md` per skill) active for this agent. */
   skillsDir?: string;
   /** Extra text appended to the turn's instructions. */

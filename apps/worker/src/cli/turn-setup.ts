@@ -19,6 +19,7 @@ export const TURN_OPTIONS = {
   'web-fetch': { type: 'boolean' },
   'web-allow-host': { type: 'string', multiple: true },
   'mcp-config': { type: 'string' },
+  brain: { type: 'boolean' },
   ...CONTROL_PLANE_OPTIONS,
 } as const satisfies OptionTable;
 
@@ -35,6 +36,8 @@ export const TURN_OPTIONS_HELP = [
   '  --web-allow-host H let web_fetch reach host H even if it is private (repeatable)',
   '                     No web profile bound: no web tools.',
   '  --mcp-config FILE  an mcporter config (mcpServers): each server\'s tools join the turn, namespaced by server',
+  '  --brain            enable Brain: the turn gets recall, get_page, create_page, update_page and delete_page over',
+  '                     the agent\'s pages in the control plane (needs --database-url or --data-dir)',
   '  --database-url URL bind the control plane on this PostgreSQL server (default: DATABASE_URL): the turn',
   '                     gets the schedule and background job tools',
   '  --data-dir DIR     bind the embedded control plane in DIR (default: ANKOLE_DATA_DIR) instead; not while',
@@ -78,6 +81,13 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
   if (commandEnv !== undefined) context.env = commandEnv;
   const webProfile = webProfileFromOptions(values, io.env);
   if (webProfile !== undefined) context.webProfile = webProfile;
+  const brain = values.brain === true;
+  if (brain && !wantsControlPlane(values, io.env)) {
+    throw new CliError(
+      'brain_needs_control_plane',
+      '--brain needs a control plane, where the pages are kept: give --database-url or --data-dir (or set DATABASE_URL or ANKOLE_DATA_DIR).',
+    );
+  }
   const warnings: string[] = [];
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -102,6 +112,7 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
     closers.push(() => controlPlane.close());
     context.controlPlane = controlPlane.client;
     context.allowJobs = true;
+    if (brain) context.brain = true;
     return { context, controlPlaneWhere: where, warnings, close };
   } catch (error) {
     await close();

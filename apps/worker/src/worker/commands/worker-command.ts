@@ -22,6 +22,7 @@ const OPTIONS = {
   homes: { type: 'string' },
   skills: { type: 'string' },
   'mcp-config': { type: 'string' },
+  brain: { type: 'boolean' },
   model: { type: 'string' },
   'max-steps': { type: 'string' },
   'shutdown-grace-seconds': { type: 'string' },
@@ -48,6 +49,8 @@ const HELP = [
   '  --skills DIR       a folder of skills active for every turn',
   '  --mcp-config FILE  an mcporter config (mcpServers): each server\'s tools join every turn, namespaced by server;',
   '                     the servers start once and run until the worker stops',
+  '  --brain            enable Brain for every agent: text turns get recall, get_page, create_page, update_page and',
+  '                     delete_page; workflow task turns get the read-only recall and get_page',
   '  --model NAME       the model (default: $ANKOLE_MODEL, else gpt-5-mini)',
   '  --max-steps N      most model calls per turn (default 20)',
   '  --shutdown-grace-seconds N  how long running turns may finish after SIGTERM (default 30; 0: hand back at once)',
@@ -87,6 +90,7 @@ export const workerCommand: CliCommand = {
     const skillsOption = stringValue(values, 'skills');
     const skillsDir = skillsOption === undefined ? undefined : await existingFolder(path.resolve(io.cwd, skillsOption), '--skills');
     const mcpConfig = await mcpConfigOption(values, io);
+    const brain = values.brain === true;
     if (io.env.OPENAI_API_KEY === undefined || io.env.OPENAI_API_KEY === '') {
       throw new CliError('model_missing', 'ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).');
     }
@@ -138,10 +142,10 @@ export const workerCommand: CliCommand = {
             ...(skillsDir === undefined ? {} : { skillsDir }),
             ...(webProfile === undefined ? {} : { webProfile }),
             ...(extraTools === undefined ? {} : { extraTools }),
+            ...(brain ? { brain } : {}),
           };
         },
-        // INTEGRATOR: brain: true here for agents with Brain enabled, once @core/tools-brain's task tools are wired in task-turn.ts.
-        taskContext: () => (webProfile === undefined ? {} : { webProfile }),
+        taskContext: () => ({ ...(webProfile === undefined ? {} : { webProfile }), ...(brain ? { brain } : {}) }),
         onEvent: (event) => log(eventJson(event), eventLine(event)),
       });
       log(
