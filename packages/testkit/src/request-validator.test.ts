@@ -1,87 +1,48 @@
 import OpenAI from 'openai';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { openapiPath } from './__fixtures__/openapi-path.js';
-import { createRequestValidator, instancePathToParam, reply, startTestModelServer, TestkitError, type RequestValidator, type TestModelServer } from './index.js';
+import { badBodies, goodBodies, realisticBody, refusedBeyondTheDocument } from './__fixtures__/request-bodies.js';
+import {
+  createRequestValidator,
+  createResponsesRequestValidator,
+  instancePathToParam,
+  officialOpenapiDocument,
+  reply,
+  startTestModelServer,
+  TestkitError,
+  type RequestValidator,
+  type TestModelServer,
+} from './index.js';
 
-let validator: RequestValidator;
+const own = createResponsesRequestValidator();
+const official = officialOpenapiDocument();
+if (!official.present) console.warn(`request-validator.test.ts: the checks against the official OpenAPI document ${official.skipNote}`);
 const servers: TestModelServer[] = [];
-
-beforeAll(() => {
-  validator = createRequestValidator(openapiPath);
-});
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function start(script = [reply.text('ok')]) {
-  const server = await startTestModelServer({ script, requestValidator: validator });
+async function start(options: Parameters<typeof startTestModelServer>[0] = {}) {
+  const server = await startTestModelServer({ script: [reply.text('ok')], ...options });
   servers.push(server);
   return { server, client: new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 2, timeout: 10_000 }) };
 }
 
-/** A body shaped like what the runtime's gateway sends on a later turn. */
-const realisticBody = {
-  model: 'test-model',
-  instructions: 'You are a worker.',
-  store: false,
-  stream: true,
-  include: ['reasoning.encrypted_content'],
-  parallel_tool_calls: true,
-  tools: [
-    { type: 'function', name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false }, strict: true },
-    {
-      type: 'namespace',
-      name: 'calendar',
-      description: 'Calendar tools.',
-      tools: [{ type: 'function', name: 'list_events', description: 'List events.', parameters: { type: 'object', properties: {} }, strict: false, defer_loading: true }],
-    },
-    { type: 'tool_search' },
-  ],
-  input: [
-    { role: 'user', content: 'Read a.txt and check my calendar.' },
-    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'opaque' },
-    { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'On it.', annotations: [], logprobs: [] }] },
-    { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'read_file', arguments: '{"path":"a.txt"}', status: 'completed' },
-    { type: 'function_call', id: 'fc_2', call_id: 'call_2', namespace: 'calendar', name: 'list_events', arguments: '{}', status: 'completed' },
-    { type: 'function_call_output', call_id: 'call_1', output: 'hello' },
-    { type: 'function_call_output', call_id: 'call_2', output: [{ type: 'input_text', text: 'no events' }] },
-    { type: 'tool_search_call', call_id: 'call_3', execution: 'client', arguments: { query: 'calendar' }, status: 'completed' },
-    {
-      type: 'tool_search_output',
-      call_id: 'call_3',
-      execution: 'client',
-      tools: [{ type: 'function', name: 'list_events', description: 'List events.', parameters: { type: 'object', properties: {} }, strict: false }],
-    },
-  ],
-};
-
-describe('createRequestValidator', () => {
-  test('accepts what our runtime sends: namespaces, deferred tools, tool search, echoed items, outputs', () => {
-    expect(validator.validate(realisticBody)).toBeUndefined();
+describe('the testkit description of the request (createResponsesRequestValidator)', () => {
+  test.each(goodBodies)('accepts %s', (_name, body) => {
+    expect(own.validate(body)).toBeUndefined();
   });
 
-  test('names the failing path, with the right branch of a union', () => {
-    const missingOutput = { model: 'm', input: [{ type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'c1' }] };
-    expect(validator.validate(missingOutput)?.error).toMatchObject({
-      message: expect.stringContaining("Missing required parameter: 'input[1].output'."),
-      type: 'invalid_request_error',
-      param: 'input[1].output',
-      code: 'missing_required_parameter',
-    });
-    expect(validator.validate({ model: 'm', input: 'x', temperature: 'hot' })?.error).toMatchObject({ param: 'temperature', code: 'invalid_type' });
-    expect(validator.validate({ model: 'm', input: 'x', tools: [{ type: 'functio', name: 'f' }] })?.error).toMatchObject({ param: 'tools[0].type', code: 'invalid_value' });
+  test.each([...badBodies, ...refusedBeyondTheDocument])('refuses %s, naming the parameter as the API does', (_name, body, expected) => {
+    expect(own.validate(body)?.error).toMatchObject({ type: 'invalid_request_error', ...expected });
   });
 
-  test('refuses a top-level parameter CreateResponse does not declare, as the API does', () => {
-    expect(validator.validate({ model: 'm', input: 'x', temprature: 0.2 })).toEqual({
+  test('words its errors as the API does', () => {
+    expect(own.validate({ model: 'm', input: 'x', temprature: 0.2 })).toEqual({
       error: { message: "Unknown parameter: 'temprature'.", type: 'invalid_request_error', param: 'temprature', code: 'unknown_parameter' },
     });
-    expect(validator.validate({ model: 'm', input: 'x', temperature: 0.2, reasoning: { effort: 'low' }, prompt_cache_key: 'k' })).toBeUndefined();
-  });
-
-  test('refuses a missing file with a TestkitError', () => {
-    expect(() => createRequestValidator('/nonexistent/openapi.json')).toThrow(TestkitError);
+    expect(own.validate({ input: 'x' })?.error.message).toMatch(/^Missing required parameter: 'model'\. \(testkit: /);
+    expect(own.validate({ model: 'm', input: [{ type: 'function_call_output', call_id: 'c' }] })?.error.message).toMatch(/^Missing required parameter: 'input\[0\]\.output'\./);
   });
 
   test('turns JSON pointers into API params', () => {
@@ -89,7 +50,7 @@ describe('createRequestValidator', () => {
   });
 });
 
-describe('servers with a request validator', () => {
+describe('servers check every request against it, with no OpenAPI file', () => {
   test('a conforming streamed request gets its scripted reply', async () => {
     const { server } = await start();
     const response = await fetch(`${server.baseURL}/responses`, { method: 'POST', body: JSON.stringify(realisticBody) });
@@ -108,11 +69,49 @@ describe('servers with a request validator', () => {
     expect(server.remaining).toBe(1);
   });
 
-  test('openapiPath compiles a validator for one server', async () => {
-    const server = await startTestModelServer({ openapiPath, script: [reply.text('ok')] });
-    servers.push(server);
+  test('a tool sent in the Chat Completions shape is refused before any step runs', async () => {
+    const { server } = await start();
+    const body = { model: 'm', input: 'x', tools: [{ type: 'function', function: { name: 'f', parameters: {} } }] };
+    const response = await fetch(`${server.baseURL}/responses`, { method: 'POST', body: JSON.stringify(body) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { param: 'tools[0].name', code: 'missing_required_parameter' } });
+    expect(server.remaining).toBe(1);
+  });
+});
+
+describe.skipIf(!official.present)(`the official OpenAPI document (${official.present ? official.path : official.skipNote})`, () => {
+  let validator: RequestValidator;
+
+  beforeAll(() => {
+    validator = createRequestValidator(official.path);
+  });
+
+  test.each(goodBodies)('accepts %s, as the testkit description does', (_name, body) => {
+    expect(validator.validate(body)).toBeUndefined();
+  });
+
+  test.each(badBodies)('refuses %s with the same param and code as the testkit description', (_name, body, expected) => {
+    expect(validator.validate(body)?.error).toMatchObject({ type: 'invalid_request_error', ...expected });
+  });
+
+  test.each(refusedBeyondTheDocument)('lets %s by (only the testkit description refuses it)', (_name, body) => {
+    expect(validator.validate(body)).toBeUndefined();
+  });
+
+  test('refuses a top-level parameter CreateResponse does not declare, as the API does', () => {
+    expect(validator.validate({ model: 'm', input: 'x', temprature: 0.2 })).toEqual({
+      error: { message: "Unknown parameter: 'temprature'.", type: 'invalid_request_error', param: 'temprature', code: 'unknown_parameter' },
+    });
+  });
+
+  test('refuses a missing file with a TestkitError', () => {
+    expect(() => createRequestValidator('/nonexistent/openapi.json')).toThrow(TestkitError);
+  });
+
+  test('openapiPath compiles a validator for one server, checked as well as the testkit description', async () => {
+    const { server } = await start({ openapiPath: official.path });
     const response = await fetch(`${server.baseURL}/responses`, { method: 'POST', body: JSON.stringify({ model: 'm', input: 'x', top_p: 'high' }) });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { param: 'top_p' } });
+    expect(await response.json()).toMatchObject({ error: { param: 'top_p', message: expect.stringContaining('#/components/schemas/CreateResponse') } });
   });
 });

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { invalidRequest, type ApiErrorBody } from './api-error.js';
+import { describeSchemaErrors, pickSchemaError } from './describe-schema-errors.js';
 import { TestkitError } from './testkit-error.js';
+
+export { instancePathToParam } from './describe-schema-errors.js';
 
 /** Validates request bodies against `#/components/schemas/CreateResponse` of an OpenAPI document. */
 export interface RequestValidator {
@@ -32,40 +35,6 @@ function stripDiscriminators(value: unknown): unknown {
     result[key] = stripDiscriminators(entry);
   }
   return result;
-}
-
-/** `/input/0/content` → `input[0].content`. */
-export function instancePathToParam(instancePath: string, property?: string): string {
-  const segments = instancePath
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
-  if (property !== undefined) segments.push(property);
-  let param = '';
-  for (const segment of segments) {
-    if (/^\d+$/.test(segment)) param += `[${segment}]`;
-    else param += param === '' ? segment : `.${segment}`;
-  }
-  return param;
-}
-
-const COMBINATORS = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not', '$ref']);
-
-/** Picks the most telling error: the deepest instance path, preferring concrete keywords over combinators. */
-function pickError(errors: ErrorObject[]): ErrorObject | undefined {
-  const depth = (error: ErrorObject) =>
-    error.instancePath.split('/').length + (error.keyword === 'required' || error.keyword === 'additionalProperties' ? 1 : 0);
-  let best: ErrorObject | undefined;
-  for (const error of errors) {
-    if (best === undefined) {
-      best = error;
-      continue;
-    }
-    const better =
-      depth(error) > depth(best) || (depth(error) === depth(best) && COMBINATORS.has(best.keyword) && !COMBINATORS.has(error.keyword));
-    if (better) best = error;
-  }
-  return best;
 }
 
 type Schemas = Record<string, unknown>;
@@ -188,32 +157,7 @@ function refineByTypeTag(
 }
 
 function describeErrors(errors: ErrorObject[], schemaName: string): ApiErrorBody {
-  const error = pickError(errors);
-  if (error === undefined) return invalidRequest(`The request body does not conform to ${schemaName}.`);
-  const where = ` (testkit: does not conform to #/components/schemas/${schemaName}; schema path ${error.schemaPath})`;
-  if (error.keyword === 'required') {
-    const param = instancePathToParam(error.instancePath, String(error.params.missingProperty));
-    return invalidRequest(`Missing required parameter: '${param}'.${where}`, param, 'missing_required_parameter');
-  }
-  if (error.keyword === 'additionalProperties') {
-    const param = instancePathToParam(error.instancePath, String(error.params.additionalProperty));
-    return invalidRequest(`Unknown parameter: '${param}'.${where}`, param, 'unknown_parameter');
-  }
-  const param = instancePathToParam(error.instancePath);
-  const label = param === '' ? 'the request body' : `'${param}'`;
-  if (error.keyword === 'type') {
-    const types = [
-      ...new Set(
-        errors.filter((other) => other.keyword === 'type' && other.instancePath === error.instancePath).map((other) => String(other.params.type)),
-      ),
-    ];
-    return invalidRequest(`Invalid type for ${label}: expected ${types.join(' or ')}.${where}`, param || null, 'invalid_type');
-  }
-  if (error.keyword === 'enum') {
-    const allowed = (error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ');
-    return invalidRequest(`Invalid value for ${label}: expected one of ${allowed}.${where}`, param || null, 'invalid_value');
-  }
-  return invalidRequest(`Invalid value for ${label}: ${error.message ?? 'does not conform'}.${where}`, param || null, 'invalid_value');
+  return describeSchemaErrors(errors, schemaName, (error) => ` (testkit: does not conform to #/components/schemas/${schemaName}; schema path ${error.schemaPath})`);
 }
 
 /**
@@ -269,7 +213,7 @@ export function createRequestValidator(openapiPath: string, options: RequestVali
         return unknown === undefined ? undefined : invalidRequest(`Unknown parameter: '${unknown}'.`, unknown, 'unknown_parameter');
       }
       const errors = validateFunction.errors ?? [];
-      const picked = pickError(errors);
+      const picked = pickSchemaError(errors);
       if (picked === undefined) return describeErrors(errors, schemaName);
       typeIndex ??= indexByTypeTag(schemas, reachableSchemas(schemas, schemaName));
       const refined = refineByTypeTag(body, picked, typeIndex, validatorFor);

@@ -4,6 +4,7 @@ import { invalidRequest, type ApiErrorBody } from './api-error.js';
 import { buildResponse, type ResponseObject } from './build-response.js';
 import { checkRequestSemantics } from './check-request-semantics.js';
 import { generateId } from './generate-id.js';
+import { sharedResponsesRequestValidator } from './create-responses-request-validator.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';
 import type { RecordedRequest, ScriptStep, StepReply } from './step-reply.js';
 import { errorStreamEvents, responseStreamEvents, type StreamEvent } from './stream-events.js';
@@ -13,7 +14,10 @@ import { TestkitError } from './testkit-error.js';
 export interface TestModelServerOptions {
   /** Replies, consumed one per accepted `POST /v1/responses` (requests rejected by the checks consume none). */
   script?: ScriptStep[];
-  /** Validate every request body against `#/components/schemas/CreateResponse` of this OpenAPI file. */
+  /**
+   * Also validate every request body against `#/components/schemas/CreateResponse` of this OpenAPI file (the
+   * testkit's own description of the request is always checked).
+   */
   openapiPath?: string;
   /** A validator compiled once with `createRequestValidator` and shared between servers (wins over `openapiPath`). */
   requestValidator?: RequestValidator;
@@ -184,12 +188,16 @@ async function serveStep(exchange: Exchange, step: StepReply, body: Record<strin
 /**
  * Starts a Responses-API-compatible server on 127.0.0.1 (random port) that answers `POST /v1/responses`
  * from a script, as JSON or as an SSE stream (`stream: true`), and records every request.
+ * Every request body is checked the way the API checks it before a step is used: against the testkit's own
+ * description of the request (`responsesRequestSchema`), against the OpenAPI document when one is given
+ * (`openapiPath` / `requestValidator`), and by `checkRequestSemantics`; a refused one gets the API's 400.
  * Each server holds its own state; close it with `close()`.
  * @throws {TestkitError} when `openapiPath` cannot be read or compiled (see `createRequestValidator`).
  */
 export async function startTestModelServer(options: TestModelServerOptions = {}): Promise<TestModelServer> {
   const script = [...(options.script ?? [])];
   const requestValidator = options.requestValidator ?? (options.openapiPath === undefined ? undefined : createRequestValidator(options.openapiPath));
+  const ownValidator = sharedResponsesRequestValidator();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<() => void>();
@@ -237,7 +245,7 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
       );
       return;
     }
-    const rejection = requestValidator?.validate(parsed.value) ?? checkRequestSemantics(parsed.value);
+    const rejection = requestValidator?.validate(parsed.value) ?? ownValidator.validate(parsed.value) ?? checkRequestSemantics(parsed.value);
     if (rejection !== undefined) {
       sendInvalid(outgoing, rejection);
       return;
