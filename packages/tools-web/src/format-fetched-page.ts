@@ -4,7 +4,7 @@ import { formatBytes } from './plain-text.js';
 
 /**
  * What the model reads for one part of a fetched page: a header (URL, redirects, HTTP error, title,
- * byline, date, type and size), the text, and a line saying how to continue when more is left.
+ * site, byline, date, type and size), the text, and a line saying how to continue when more is left.
  */
 export function formatFetchedPage(page: FetchedPage, part: TextPage, options: { requestedOffset: number; maxBytes: number }): string {
   const { rendered } = page;
@@ -12,6 +12,7 @@ export function formatFetchedPage(page: FetchedPage, part: TextPage, options: { 
   header.push(page.redirects.length > 0 ? `URL: ${page.finalUrl} (redirected from ${page.url})` : `URL: ${page.finalUrl}`);
   if (page.status >= 400) header.push(`HTTP ${page.status} ${page.statusText}`.trimEnd());
   if (rendered.title !== undefined) header.push(`Title: ${rendered.title}`);
+  if (rendered.siteName !== undefined && rendered.siteName !== rendered.title) header.push(`Site: ${rendered.siteName}`);
   if (rendered.byline !== undefined) header.push(`Byline: ${rendered.byline}`);
   if (rendered.publishedTime !== undefined) header.push(`Published: ${rendered.publishedTime}`);
   const sizeNote = page.truncated ? `, cut at the ${formatBytes(options.maxBytes)} size limit` : '';

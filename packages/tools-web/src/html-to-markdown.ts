@@ -1,15 +1,21 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
+import { prepareCodeBlocks } from './code-block.js';
+import { createTurndown } from './create-turndown.js';
+import { readPageMetadata } from './page-metadata.js';
+import { prepareMath } from './prepare-math.js';
 import { stripHeavyMarkup } from './strip-heavy-markup.js';
+import { stripTableMarkers } from './table-rules.js';
 
 /** The readable Markdown of an HTML page. */
 export interface HtmlMarkdown {
   title: string | undefined;
-  /** The author line Readability found, if any. */
+  /** The author line (meta tags, JSON-LD, or what Readability found in the article), if any. */
   byline: string | undefined;
-  /** The publication time Readability found (from page metadata), if any. */
+  /** The publication time the page gives (meta tags, JSON-LD), if any. */
   publishedTime: string | undefined;
+  /** The site's name (`og:site_name`, the JSON-LD publisher), if any. */
+  siteName?: string;
   markdown: string;
   /** `article` when Readability found the main content, `page` when the whole body was converted. */
   extraction: 'article' | 'page';
@@ -40,25 +46,54 @@ const NOISE_SELECTOR = 'script, style, noscript, template, iframe, svg, canvas, 
 
 /**
  * Converts an HTML page to readable Markdown: Mozilla Readability picks the article on a linkedom
- * DOM (dropping navigation, ads and footers), Turndown writes it as Markdown; when Readability finds
- * no article the whole body, minus navigation and scripts, is converted instead. Relative links and
- * images are made absolute against `pageUrl`. Only the first `maxHtmlCharacters` of the HTML are
+ * DOM (dropping navigation, ads and footers), Turndown writes it as Markdown (code blocks verbatim
+ * and fenced, tables as GFM tables, MathML as TeX or text); when Readability finds no article the
+ * whole body, minus navigation and scripts, is converted instead. Relative links and images are made
+ * absolute against `pageUrl`. The title, byline, date and site name are read from the whole page's
+ * `<head>`, `<meta>` tags and JSON-LD first; only then are the first `maxHtmlCharacters` of the HTML
  * converted (see {@link HtmlToMarkdownOptions}); `convertedLength` says when the page was cut.
  */
 export function htmlToMarkdown(source: string, pageUrl: string, options: HtmlToMarkdownOptions = {}): HtmlMarkdown {
-  const stripped = stripHeavyMarkup(source);
+  const steps = conversionSteps(source, pageUrl, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * {@link htmlToMarkdown}, giving the event loop a turn between its stages (scan, parse, Readability,
+ * Markdown), so one large page blocks other work for the longest stage instead of the whole conversion.
+ */
+export async function htmlToMarkdownYielding(source: string, pageUrl: string, options: HtmlToMarkdownOptions = {}): Promise<HtmlMarkdown> {
+  const steps = conversionSteps(source, pageUrl, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+function* conversionSteps(source: string, pageUrl: string, options: HtmlToMarkdownOptions): Generator<void, HtmlMarkdown> {
+  const stripped = stripTableMarkers(stripHeavyMarkup(source));
+  const metadata = readPageMetadata(stripped);
   const html = cutHtml(stripped, options.maxHtmlCharacters ?? DEFAULT_MAX_HTML_CHARACTERS);
   const size = { htmlLength: stripped.length, ...(html.length < stripped.length ? { convertedLength: html.length } : {}) };
+  const siteName = metadata.siteName === undefined ? {} : { siteName: metadata.siteName };
+  yield;
   const turndown = createTurndown();
   const { document } = parseHTML(html);
   const pageTitle = cleanTitle(document.title);
-  absolutiseLinks(document, pageUrl);
+  prepareDocument(document, pageUrl);
+  yield;
   const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
+  yield;
   if (article !== null && typeof article.content === 'string' && (article.textContent ?? '').trim().length >= MIN_ARTICLE_CHARACTERS) {
     return {
-      title: cleanTitle(article.title) ?? pageTitle,
-      byline: cleanTitle(article.byline),
-      publishedTime: cleanTitle(article.publishedTime),
+      title: metadata.title ?? cleanTitle(article.title) ?? pageTitle,
+      byline: metadata.byline ?? cleanTitle(article.byline),
+      publishedTime: metadata.publishedTime ?? cleanTitle(article.publishedTime),
+      ...siteName,
       markdown: tidy(turndown.turndown(article.content)),
       extraction: 'article',
       ...size,
@@ -66,10 +101,26 @@ export function htmlToMarkdown(source: string, pageUrl: string, options: HtmlToM
   }
   // Readability changed the first DOM; convert a fresh one.
   const { document: fresh } = parseHTML(html);
-  absolutiseLinks(fresh, pageUrl);
+  prepareDocument(fresh, pageUrl);
   for (const element of fresh.querySelectorAll(NOISE_SELECTOR)) element.remove();
   const body = fresh.body as { innerHTML?: string } | null;
-  return { title: pageTitle, byline: undefined, publishedTime: undefined, markdown: tidy(turndown.turndown(body?.innerHTML ?? html)), extraction: 'page', ...size };
+  yield;
+  return {
+    title: metadata.title ?? pageTitle,
+    byline: metadata.byline,
+    publishedTime: metadata.publishedTime,
+    ...siteName,
+    markdown: tidy(turndown.turndown(body?.innerHTML ?? html)),
+    extraction: 'page',
+    ...size,
+  };
+}
+
+/** What the DOM needs before Readability: absolute links, code blocks and formulas in a form that survives it. */
+function prepareDocument(document: QueryableDocument, pageUrl: string): void {
+  absolutiseLinks(document, pageUrl);
+  prepareCodeBlocks(document);
+  prepareMath(document);
 }
 
 /** The first `max` characters of `html`, ending before a tag cut in half and never inside a surrogate pair. */
@@ -84,22 +135,6 @@ function cutHtml(html: string, max: number): string {
     if (tagEnd === -1 || tagEnd >= end) end = openTag;
   }
   return html.slice(0, end);
-}
-
-function createTurndown(): TurndownService {
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_' });
-  service.remove(['script', 'style', 'noscript', 'iframe', 'template']);
-  service.addRule('webImages', {
-    filter: 'img',
-    replacement: (_content, node) => {
-      const element = node as unknown as { getAttribute(name: string): string | null };
-      const src = element.getAttribute('src') ?? '';
-      if (!/^https?:\/\//i.test(src)) return '';
-      const alt = (element.getAttribute('alt') ?? '').replace(/[[\]\n]/g, ' ').trim();
-      return `![${alt}](${src})`;
-    },
-  });
-  return service;
 }
 
 type QueryableDocument = ReturnType<typeof parseHTML>['document'];
@@ -123,9 +158,21 @@ function cleanTitle(title: string | null | undefined): string | undefined {
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
+/** Trailing spaces and runs of blank lines removed, except inside fenced code blocks, which stay verbatim. */
 function tidy(markdown: string): string {
-  return markdown
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  const lines: string[] = [];
+  let fence: string | undefined;
+  for (const line of markdown.split('\n')) {
+    if (fence !== undefined) {
+      lines.push(line);
+      if (line.startsWith(fence) && line.slice(fence.length).trim() === '' && /^`*$/.test(line.trim())) fence = undefined;
+      continue;
+    }
+    const opening = /^(`{3,})/.exec(line);
+    if (opening !== null) fence = opening[1];
+    const trimmed = line.trimEnd();
+    if (trimmed === '' && (lines.length === 0 || lines.at(-1) === '')) continue;
+    lines.push(trimmed);
+  }
+  return lines.join('\n').trim();
 }

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { htmlToMarkdown } from './html-to-markdown.js';
+import { htmlToMarkdownYielding } from './html-to-markdown.js';
 import { parseJson } from './parse-json.js';
 import { formatBytes } from './plain-text.js';
 
@@ -13,6 +13,8 @@ export interface RenderedContent {
   /** For HTML articles: the author line and publication time, when found. */
   byline?: string;
   publishedTime?: string;
+  /** For HTML: the site's name, when the page gives it. */
+  siteName?: string;
   /** The text the model reads (Markdown for HTML). */
   text: string;
   /** For HTML: whether Readability found an article or the whole page was converted. */
@@ -50,10 +52,11 @@ export function isReadableMediaType(mediaType: string | undefined): boolean {
 
 /**
  * Turns a fetched body into what the model reads: HTML → readable Markdown (only its first
- * `maxHtmlCharacters` converted, see {@link htmlToMarkdown}), JSON → pretty-printed,
- * text → as is; anything else (or a body that looks binary) → a one-line description, not the bytes.
+ * `maxHtmlCharacters` converted, see {@link htmlToMarkdownYielding}, with the event loop given a turn
+ * between its stages), JSON → pretty-printed, text → as is; anything else (or a body that looks binary)
+ * → a one-line description, not the bytes.
  */
-export function renderContent(options: { headers: IncomingHttpHeaders; body: Buffer; bodyRead: boolean; url: string; maxHtmlCharacters?: number }): RenderedContent {
+export async function renderContent(options: { headers: IncomingHttpHeaders; body: Buffer; bodyRead: boolean; url: string; maxHtmlCharacters?: number }): Promise<RenderedContent> {
   const { headers, body, url } = options;
   const declared = mediaTypeOf(headers);
   if (!options.bodyRead || !isReadableMediaType(declared) || looksBinary(body)) {
@@ -63,13 +66,14 @@ export function renderContent(options: { headers: IncomingHttpHeaders; body: Buf
   const text = decodeBody(body, headers['content-type'], declared === undefined || isHtml(declared));
   const mediaType = declared ?? (/^\s*(<!doctype html|<html|<head|<body)/i.test(text) ? 'text/html' : 'text/plain');
   if (isHtml(mediaType)) {
-    const converted = htmlToMarkdown(text, url, options.maxHtmlCharacters === undefined ? {} : { maxHtmlCharacters: options.maxHtmlCharacters });
+    const converted = await htmlToMarkdownYielding(text, url, options.maxHtmlCharacters === undefined ? {} : { maxHtmlCharacters: options.maxHtmlCharacters });
     return {
       kind: 'html',
       mediaType,
       title: converted.title,
       ...(converted.byline === undefined ? {} : { byline: converted.byline }),
       ...(converted.publishedTime === undefined ? {} : { publishedTime: converted.publishedTime }),
+      ...(converted.siteName === undefined ? {} : { siteName: converted.siteName }),
       text: converted.markdown,
       extraction: converted.extraction,
       ...(converted.convertedLength === undefined ? {} : { htmlCut: { converted: converted.convertedLength, total: converted.htmlLength } }),

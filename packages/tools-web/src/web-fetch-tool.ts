@@ -158,7 +158,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
 
 async function loadPage(url: string, policy: FetchPolicy, maxHtmlCharacters: number, signal: AbortSignal): Promise<FetchedPage> {
   const resource = await fetchWebResource(url, policy, signal);
-  const rendered = renderContent({ headers: resource.headers, body: resource.body, bodyRead: resource.bodyRead, url: resource.finalUrl, maxHtmlCharacters });
+  const rendered = await renderContent({ headers: resource.headers, body: resource.body, bodyRead: resource.bodyRead, url: resource.finalUrl, maxHtmlCharacters });
   return {
     url,
     finalUrl: resource.finalUrl,
