@@ -86,8 +86,8 @@ describe.each(['postgres', 'pglite'] as const)('createSubmitResultTool on %s', (
     const rejected = await tool.execute({ facts: ['ok', 7], source: 3 }, call);
     expect(rejected).toMatchObject({ isError: true, details: { accepted: false } });
     expect(rejected.terminateTurn).toBeUndefined();
-    expect(rejected.content).toContain('/facts/1');
-    expect(rejected.content).toContain('/source');
+    expect(rejected.content).toContain('$.facts[1]');
+    expect(rejected.content).toContain('$.source');
     expect((await plane.client.workflows.get({ agentId: 'agent-1', workflowId: task.workflowId })).tasks[0]).toMatchObject({ status: 'running', result: null });
 
     const accepted = await tool.execute({ facts: ['ok'], source: 'a book' }, call);
