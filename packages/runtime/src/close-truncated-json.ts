@@ -299,14 +299,28 @@ function matchLiteral(text: string, start: number): (typeof LITERALS)[number] | 
 
 /**
  * An unterminated string whose text ends with exactly the brackets that close everything open (`{"a":"b}`) lost
- * its closing quote; it was not cut off. Syntax repair reads it better than closing would.
+ * its closing quote; it was not cut off. Syntax repair reads it better than closing would. Unless the string's own
+ * text opens brackets that those closers close (`"function f() {…}`, JSON or code inside a long string cut off right
+ * after one of its `}`): then the brackets are content, and the string was cut off.
  */
 function closesEverything(text: string, contentStart: number, stack: readonly Frame[]): boolean {
   let end = text.length;
   while (end > contentStart && isWhitespace(text.charCodeAt(end - 1))) end--;
   let closers = '';
   for (let index = stack.length - 1; index >= 0; index--) closers += (stack[index] as Frame).kind === 'object' ? '}' : ']';
-  return closers !== '' && end - closers.length >= contentStart && text.startsWith(closers, end - closers.length);
+  if (closers === '' || end - closers.length < contentStart || !text.startsWith(closers, end - closers.length)) return false;
+  return !opensBrackets(text, contentStart, end - closers.length);
+}
+
+/** Whether `text[start, end)` leaves a `{` or `[` open (brackets counted, nothing else). */
+function opensBrackets(text: string, start: number, end: number): boolean {
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && depth > 0) depth--;
+  }
+  return depth > 0;
 }
 
 function setProperty(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -3,7 +3,7 @@ import { extractJsonValue } from './extract-json-value.js';
 
 describe('extractJsonValue', () => {
   it('takes one object out of a code fence', () => {
-    expect(extractJsonValue('```json\n{"a":"b"}\n```')).toEqual({ kind: 'one', text: '{"a":"b"}', parsed: { a: 'b' }, from: 'fence' });
+    expect(extractJsonValue('```json\n{"a":"b"}\n```')).toEqual({ kind: 'one', text: '{"a":"b"}', parsed: { a: 'b' }, from: 'fence', copies: 1 });
     expect(extractJsonValue('```{"a":"b"}```')).toMatchObject({ kind: 'one', parsed: { a: 'b' } });
     expect(extractJsonValue('{```json\n{"a":"b"}\n```}')).toMatchObject({ kind: 'one', parsed: { a: 'b' } });
     expect(extractJsonValue('Decision:\n\n  ```json\n  {\n "key": "value"\n  }\n  ```\n')).toMatchObject({ kind: 'one', parsed: { key: 'value' } });
@@ -25,9 +25,25 @@ describe('extractJsonValue', () => {
     expect(extractJsonValue('```json\n{"a":1}\n```\n```json\n{"b":2}\n```')).toEqual({ kind: 'several', count: 2 });
   });
 
+  it('takes the same object sent twice back to back once, and still never guesses between two different ones', () => {
+    expect(extractJsonValue('{"a": 1}\n{"a": 1}')).toMatchObject({ kind: 'one', parsed: { a: 1 }, copies: 2 });
+    expect(extractJsonValue('{"a": {"b": [1]}}{"a":{"b":[1]}}{"a": {"b": [1]}}')).toMatchObject({ kind: 'one', parsed: { a: { b: [1] } }, copies: 3 });
+    expect(extractJsonValue('{"a": 1}, {"a": 1}')).toMatchObject({ kind: 'one', copies: 2 });
+    expect(extractJsonValue("{'a': 1}{'a': 1}")).toMatchObject({ kind: 'one', text: "{'a': 1}", parsed: undefined, copies: 2 });
+    expect(extractJsonValue('{"a": 1}\n{"a": 2}')).toEqual({ kind: 'several', count: 2 });
+    expect(extractJsonValue('{"a": 1}, {"b": 1}')).toEqual({ kind: 'several', count: 2 });
+  });
+
+  it('skips comments and single-quoted strings inside a span, and prefers a parsed object to a fence cut inside a string', () => {
+    expect(extractJsonValue('note: {/* } */"a": 1} done')).toMatchObject({ kind: 'one', text: '{/* } */"a": 1}', parsed: undefined });
+    expect(extractJsonValue("so {'t': 'a } b'} ok")).toMatchObject({ kind: 'one', text: "{'t': 'a } b'}" });
+    const fenced = '```json\n{"readme": "# T\\n```sh\\nnpm i\\n```\\n"}\n```';
+    expect(extractJsonValue(fenced)).toMatchObject({ kind: 'one', parsed: { readme: '# T\n```sh\nnpm i\n```\n' }, from: 'prose' });
+  });
+
   it('returns an unparsable or cut-off span as text for the later rungs', () => {
-    expect(extractJsonValue("Sure: {'a': 1} done")).toEqual({ kind: 'one', text: "{'a': 1}", parsed: undefined, from: 'prose' });
-    expect(extractJsonValue('Here is your JSON: {"key": "value')).toEqual({ kind: 'one', text: '{"key": "value', parsed: undefined, from: 'prose' });
+    expect(extractJsonValue("Sure: {'a': 1} done")).toEqual({ kind: 'one', text: "{'a': 1}", parsed: undefined, from: 'prose', copies: 1 });
+    expect(extractJsonValue('Here is your JSON: {"key": "value')).toEqual({ kind: 'one', text: '{"key": "value', parsed: undefined, from: 'prose', copies: 1 });
   });
 
   it('takes nothing when the object is the whole text, or when a comma continues it', () => {

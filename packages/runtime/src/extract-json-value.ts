@@ -1,9 +1,13 @@
+import { isDeepStrictEqual } from 'node:util';
 import { jsonNestingDepth, MAX_ARGUMENT_DEPTH } from './argument-limits.js';
 
 /** The outcome of `extractJsonValue`. */
 export type ExtractedJson =
-  /** One object was found; `text` is its source (possibly unbalanced, for the later rungs to close or repair). */
-  | { kind: 'one'; text: string; parsed: Record<string, unknown> | undefined; from: 'fence' | 'prose' }
+  /**
+   * One object was found; `text` is its source (possibly unbalanced, for the later rungs to close or repair).
+   * `copies` is how many times the same object was sent back to back (1 when once).
+   */
+  | { kind: 'one'; text: string; parsed: Record<string, unknown> | undefined; from: 'fence' | 'prose'; copies: number }
   /** Several non-empty objects: the caller must not guess which one was meant. */
   | { kind: 'several'; count: number }
   /** Nothing to take out (no object, or the object is the whole text). */
@@ -19,20 +23,26 @@ const MAX_SPANS = 64;
 
 /**
  * Takes one JSON object out of a Markdown code fence or out of prose around it. Looks in the fenced blocks first
- * (```json … ```), then in the whole text. A candidate is a top-level `{…}` span (brackets counted, strings
- * skipped); complete spans are parsed with `JSON.parse`. Exactly one non-empty object is taken (empty `{}` next
- * to it are ignored); two or more → `several`. When no span parses, a single span (complete or cut off) is
- * returned as text for the closing and repair rungs. A span followed by `,` and more text, or right after `[`,
- * is not taken: that looks like a stray bracket or an array, not prose. Linear in the length of `text`; never throws.
+ * (```json … ```), then in the whole text; an object that parses in the whole text wins over a fenced block that
+ * does not (a fence inside a string value splits the text in the wrong places). A candidate is a top-level `{…}`
+ * span (brackets counted, strings and comments skipped); complete spans are parsed with `JSON.parse`. Exactly one
+ * non-empty object is taken (empty `{}` next to it are ignored, and so are exact copies of it sent back to back);
+ * two or more different ones → `several`. When no span parses, a single span (or several identical ones), complete
+ * or cut off, is returned as text for the closing and repair rungs. A span followed by `,` and more members, or right
+ * after `[`, is not taken: that looks like a stray bracket or an array, not prose. Linear in the length of `text`
+ * (plus one comparison per extra object); never throws.
  */
 export function extractJsonValue(text: string): ExtractedJson {
   const trimmed = text.trim();
+  let fenced: ExtractedJson = { kind: 'none' };
   if (trimmed.includes('```')) {
     const blocks = trimmed.split('```').filter((_, index) => index % 2 === 1);
-    const fenced = pickFromRegions(blocks, 'fence', trimmed);
-    if (fenced.kind !== 'none') return fenced;
+    fenced = pickFromRegions(blocks, 'fence', trimmed);
+    if (fenced.kind === 'several' || (fenced.kind === 'one' && fenced.parsed !== undefined)) return fenced;
   }
-  return pickFromRegions([trimmed], 'prose', trimmed);
+  const prose = pickFromRegions([trimmed], 'prose', trimmed);
+  if (fenced.kind === 'one' && !(prose.kind === 'one' && prose.parsed !== undefined)) return fenced;
+  return prose;
 }
 
 function pickFromRegions(regions: string[], from: 'fence' | 'prose', whole: string): ExtractedJson {
@@ -48,35 +58,56 @@ function pickFromRegions(regions: string[], from: 'fence' | 'prose', whole: stri
     }
   }
   const nonEmpty = parsedObjects.filter((candidate) => Object.keys(candidate.value).length > 0);
-  if (nonEmpty.length > 1) return { kind: 'several', count: nonEmpty.length };
-  const chosen = nonEmpty[0] ?? parsedObjects[0];
+  const first = nonEmpty[0];
+  // The same object sent twice (or more) back to back is one call; different objects are never guessed between.
+  if (first !== undefined && nonEmpty.some((candidate) => !isDeepStrictEqual(candidate.value, first.value))) {
+    return { kind: 'several', count: nonEmpty.length };
+  }
+  const chosen = first ?? parsedObjects[0];
   if (chosen !== undefined) {
     if (chosen.text === whole) return { kind: 'none' };
-    return { kind: 'one', text: chosen.text, parsed: chosen.value, from };
+    return { kind: 'one', text: chosen.text, parsed: chosen.value, from, copies: Math.max(1, nonEmpty.length) };
   }
-  if (unparsed.length === 1) {
-    const source = unparsed[0] as string;
+  const source = unparsed[0];
+  if (source !== undefined && unparsed.every((other) => other.trim() === source.trim())) {
     if (source === whole) return { kind: 'none' };
-    return { kind: 'one', text: source, parsed: undefined, from };
+    return { kind: 'one', text: source, parsed: undefined, from, copies: unparsed.length };
   }
   return { kind: 'none' };
 }
 
-/** Top-level `{…}` spans of `text`: outside a span quotes mean nothing (prose); inside, strings are skipped. */
+/**
+ * Top-level `{…}` spans of `text`: outside a span quotes mean nothing (prose); inside, double-quoted strings,
+ * single-quoted strings that start a token (after `{`, `[`, `,` or `:`) and `//` / `/* … *\/` comments are skipped.
+ */
 function findObjectSpans(text: string): Span[] {
   const spans: Span[] = [];
   let i = text.indexOf('{');
   while (i >= 0 && spans.length < MAX_SPANS) {
     let depth = 0;
-    let inString = false;
+    let quote = 0;
+    let previous = 0;
     let j = i;
     for (; j < text.length; j++) {
       const c = text.charCodeAt(j);
-      if (inString) {
+      if (quote !== 0) {
         if (c === 0x5c) j++;
-        else if (c === 0x22) inString = false;
-      } else if (c === 0x22) inString = true;
-      else if (c === 0x7b || c === 0x5b) depth++;
+        else if (c === quote) quote = 0;
+        continue;
+      }
+      if (c === 0x22 || (c === 0x27 && (previous === 0x7b || previous === 0x5b || previous === 0x2c || previous === 0x3a))) quote = c;
+      else if (c === 0x2f && text.charCodeAt(j + 1) === 0x2a) {
+        const end = text.indexOf('*/', j + 2);
+        j = end < 0 ? text.length - 1 : end + 1;
+        continue;
+      } else if (c === 0x2f && text.charCodeAt(j + 1) === 0x2f && previous !== 0x3a) {
+        const end = text.indexOf('\n', j);
+        j = end < 0 ? text.length - 1 : end;
+        continue;
+      }
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) previous = c;
+      if (quote !== 0) continue;
+      if (c === 0x7b || c === 0x5b) depth++;
       else if (c === 0x7d || c === 0x5d) {
         depth--;
         if (depth === 0) break;
@@ -92,10 +123,15 @@ function findObjectSpans(text: string): Span[] {
   return spans;
 }
 
-/** After the span: a comma and more text (`{"a":1}, "b":2}`) means the brackets are off, not that prose follows. */
+/**
+ * After the span: a comma and more members (`{"a":1}, "b":2}`) means the brackets are off, not that prose follows.
+ * A comma and another object (`{"a":1}, {"a":1}`) is a second object.
+ */
 function looksContinued(text: string, end: number): boolean {
   const rest = text.slice(end).trimStart();
-  return rest.startsWith(',') && rest.slice(1).trim() !== '';
+  if (!rest.startsWith(',')) return false;
+  const next = rest.slice(1).trim();
+  return next !== '' && !next.startsWith('{');
 }
 
 /** The span is an element of an array (`[{…}] junk`): taking it out would guess at a different root. */

@@ -65,4 +65,12 @@ describe('compileJsonSchema', () => {
     expect(compileJsonSchema({ type: 'object', properties: { a: { $ref: '#/missing' } } })).toMatchObject({ ok: false });
     expect(compileJsonSchema({ type: 'nonsense' })).toMatchObject({ ok: false });
   });
+
+  it('counts only own properties as present: inherited names (toString, constructor, __proto__) do not satisfy required', () => {
+    const check = compile({ type: 'object', required: ['toString', 'constructor', '__proto__'] });
+    expect(check({}).map((issue) => issue.path)).toEqual([['toString'], ['constructor'], ['__proto__']]);
+    expect(check(JSON.parse('{"toString": 1, "constructor": 2, "__proto__": 3}'))).toEqual([]);
+    const closed = compile({ type: 'object', properties: { valueOf: { type: 'string' } }, additionalProperties: false });
+    expect(closed({})).toEqual([]);
+  });
 });

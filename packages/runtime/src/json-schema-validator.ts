@@ -20,6 +20,8 @@ const OPTIONS: Options = {
   validateFormats: true,
   addUsedSchema: false,
   messages: true,
+  // `required` and the property keywords look at own keys only: `{}` has no "toString" or "__proto__" to offer.
+  ownProperties: true,
 };
 const MAX_ISSUES_PER_CHECK = 50;
 
@@ -30,7 +32,8 @@ const compiled = new WeakMap<object, CompiledJsonSchema>();
 /**
  * Compiles a tool's JSON Schema with Ajv, once per schema object (cached in a `WeakMap`). Draft 2020-12 by
  * default; `$schema` selects draft 2019-09 or draft-07 (draft-06 / draft-04 schemas are read as draft-07).
- * Ajv runs with `strict: false` (vendor keywords are ignored), all errors, and the `ajv-formats` formats.
+ * Ajv runs with `strict: false` (vendor keywords are ignored), all errors, own properties only (`ownProperties`:
+ * inherited names such as `toString` never count as present) and the `ajv-formats` formats.
  * Never throws: a schema Ajv cannot compile gives `{ ok: false, message }`.
  */
 export function compileJsonSchema(schema: object): CompiledJsonSchema {

@@ -2,6 +2,7 @@ import { jsonNestingDepth, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_SYNTAX_RE
 import { closeTruncatedJson } from './close-truncated-json.js';
 import { extractJsonValue } from './extract-json-value.js';
 import { describeValue } from './format-validation-message.js';
+import { normalizeJsonSyntax } from './normalize-json-syntax.js';
 import { repairJsonSyntax } from './repair-json-syntax.js';
 import type { ArgumentRepair } from './argument-repair.js';
 
@@ -24,7 +25,9 @@ export type ParsedArguments =
  * 1. `JSON.parse` (empty or whitespace-only text is `{}`); valid JSON is never changed;
  * 2. one object taken out of a code fence or surrounding prose (`extractJsonValue`; never a guess between two);
  * 3. cut-off or unbalanced text closed, keeping only what was complete (`closeTruncatedJson`);
- * 4. syntax repair with `jsonrepair` (`repairJsonSyntax`).
+ * 4. syntax repair: a linear normalising pass (`normalizeJsonSyntax`: Python / upper-case literals, tuples, digit
+ *    separators, comments, wrong brackets, doubled, missing and unescaped quotes), closed again when that is enough,
+ *    else `jsonrepair` (`repairJsonSyntax`, on text up to 64 KiB).
  * A JSON string holding an object (double-encoded arguments) is decoded once. Input over 1 MiB (UTF-8) or
  * nested deeper than 512 is refused before any work. Linear-ish in the input; never throws.
  */
@@ -55,9 +58,10 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
   const repairs: ArgumentRepair[] = [];
   let source = text;
   if (extracted.kind === 'one') {
+    const where = extracted.from === 'fence' ? 'took the JSON object out of a Markdown code fence' : 'took the JSON object out of the text around it';
     repairs.push({
       kind: 'extracted',
-      detail: extracted.from === 'fence' ? 'took the JSON object out of a Markdown code fence' : 'took the JSON object out of the text around it',
+      detail: extracted.copies > 1 ? `${where}; the same object was sent ${extracted.copies} times back to back, took it once` : where,
     });
     if (extracted.parsed !== undefined) return { ok: true, value: extracted.parsed, repairs, truncated: false };
     source = extracted.text;
@@ -76,13 +80,25 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
     return fromValue(closed.value, repairs, closed.truncated, allowUnwrap, ' (after closing the cut-off input)');
   }
 
-  // Rung 4: syntax repair (bounded: jsonrepair is quadratic on some input).
+  // Rung 4: syntax repair. First the linear normalising pass (Python and upper-case literals, tuples, digit
+  // separators, comments, brackets, quotes), then closing again (cut-off input that also had those), then jsonrepair
+  // (bounded: it is quadratic on some input).
+  const normalized = closed.refuse === true ? { text: source, fixes: [] } : normalizeJsonSyntax(source);
+  if (normalized.fixes.length > 0 && jsonNestingDepth(normalized.text, MAX_ARGUMENT_DEPTH) <= MAX_ARGUMENT_DEPTH) {
+    const reclosed = closeTruncatedJson(normalized.text);
+    if (reclosed.ok) {
+      repairs.push({ kind: reclosed.truncated ? 'closed_truncated' : 'syntax_repaired', detail: [...normalized.fixes, ...reclosed.fixes].join('; ') });
+      return fromValue(reclosed.value, repairs, reclosed.truncated, allowUnwrap, ' (after syntax repair)');
+    }
+  }
   const repairable = source.length <= MAX_SYNTAX_REPAIR_CHARS && closed.refuse !== true;
-  const repaired = repairable ? repairJsonSyntax(source) : undefined;
+  let repaired = repairable ? repairJsonSyntax(normalized.text) : undefined;
+  // jsonrepair's own readings (CSV-style doubled quotes, …) of the text as it came, when the normalised one fails.
+  if (repairable && repaired?.ok !== true && normalized.text !== source) repaired = repairJsonSyntax(source);
   if (repaired?.ok === true && jsonNestingDepth(repaired.text, MAX_ARGUMENT_DEPTH) <= MAX_ARGUMENT_DEPTH) {
     try {
       const value: unknown = JSON.parse(repaired.text);
-      repairs.push({ kind: 'syntax_repaired', detail: ['repaired the JSON syntax with jsonrepair', ...repaired.fixes].join('; ') });
+      repairs.push({ kind: 'syntax_repaired', detail: ['repaired the JSON syntax with jsonrepair', ...normalized.fixes, ...repaired.fixes].join('; ') });
       return fromValue(value, repairs, false, allowUnwrap, ' (after syntax repair)');
     } catch {
       // Fall through to the error below.

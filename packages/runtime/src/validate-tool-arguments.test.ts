@@ -117,14 +117,37 @@ describe('validateToolArguments: clean input', () => {
     }
   });
 
-  it('never changes random valid objects (property test, fixed seed)', () => {
+  it('never changes random valid objects (property test, fixed seed): strings with braces, quotes, fences, comment-like text, unicode, own "__proto__" keys', () => {
     const random = mulberry32(20261130);
-    for (let round = 0; round < 300; round++) {
+    let protoKeys = 0;
+    for (let round = 0; round < 1000; round++) {
       const value = randomObject(random, 0);
       const text = random() < 0.5 ? JSON.stringify(value) : JSON.stringify(value, null, 1 + Math.floor(random() * 3));
+      if (text.includes('"__proto__":')) protoKeys++;
       const result = validateToolArguments(permissive, text);
       expect(result.ok && result.repairs.length === 0 && isDeepStrictEqual(result.params, JSON.parse(text)), text).toBe(true);
     }
+    expect(protoKeys).toBeGreaterThan(50);
+  });
+
+  it('keeps an own "__proto__" key as data for a jsonSchema tool, at any depth, and never sets a prototype', () => {
+    const text = '{"__proto__": {"polluted": true}, "list": [{"__proto__": 1}], "a": {"b": {"__proto__": null}}}';
+    const params = expectOk(validateToolArguments(permissive, text)).params as Record<string, unknown>;
+    expect(isDeepStrictEqual(params, JSON.parse(text))).toBe(true);
+    expect(Object.keys(params)).toEqual(['__proto__', 'list', 'a']);
+    expect(Object.getPrototypeOf(params)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    // Spelled with escapes, it is the same key.
+    const escaped = expectOk(validateToolArguments(permissive, '{"\\u005f_proto__": 7}')).params as object;
+    expect(Object.getOwnPropertyDescriptor(escaped, '__proto__')?.value).toBe(7);
+  });
+
+  it('refuses, naming the key, an own "__proto__" key a Zod schema would drop', () => {
+    const message = expectMessage(validateToolArguments(zodPermissive, '{"a": 1, "__proto__": {"x": 1}}'));
+    expect(message).toContain('the arguments hold a key named "__proto__" at $["__proto__"], which this tool\'s schema cannot receive');
+    const nested = defineWorkerTool({ name: 'nested', description: 'Lists.', schema: z.object({ n: z.array(z.record(z.string(), z.number())) }), describeActivity, execute });
+    expect(expectMessage(validateToolArguments(nested, '{"n": [{"a": 1}, {"__proto__": 1}]}'))).toContain('at $.n[1]["__proto__"]');
+    expect(expectOk(validateToolArguments(zodPermissive, '{"proto": 1, "__proto": 2}')).params).toEqual({ proto: 1, __proto: 2 });
   });
 
   it('sends a valid object that fails the schema straight to coercion and then the error, without syntax repair', () => {
@@ -403,7 +426,9 @@ describe('validateToolArguments: limits, never throws, never hangs', () => {
     ];
     for (const input of inputs) expect(typeof validateToolArguments(permissive, input).ok).toBe('boolean');
     // Over 64 KiB, malformed input gets the linear rungs only (jsonrepair is quadratic on some input).
-    expect(expectMessage(validateToolArguments(permissive, `{"a": [${'1 '.repeat(40_000)}]}`))).toContain('syntax repair is only tried on arguments up to 64 KiB');
+    expect(expectMessage(validateToolArguments(permissive, `{'a': '${'x'.repeat(70_000)}'}`))).toContain('syntax repair is only tried on arguments up to 64 KiB');
+    // The linear normalising pass has no such limit: missing commas in an 80 KB array are put back.
+    expect(expectOk(validateToolArguments(permissive, `{"a": [${'1 '.repeat(40_000)}]}`)).params).toEqual({ a: Array.from({ length: 40_000 }, () => 1) });
     expect(expectOk(validateToolArguments(permissive, `{"a": "${'x'.repeat(100_000)}`)).params).toEqual({});
   });
 });
@@ -421,7 +446,10 @@ function mulberry32(seed: number): () => number {
 }
 
 function randomString(random: () => number): string {
-  const pieces = ['a', 'Z', ' ', '"', "'", '\\', '\n', '{', '}', '[', ']', ':', ',', 'NaN', 'True', 'None', '//', '/*', '```', 'é', '😀', '\u0001', 'null'];
+  const pieces = [
+    'a', 'Z', ' ', '"', "'", '\\', '\n', '{', '}', '[', ']', '(', ')', ':', ',', '#', 'NaN', 'True', 'TRUE', 'Null', 'None', '1_000',
+    '-Infinity', '//', '/*', '*/', '```', '```json', 'é', '😀', '\u0001', '\u2028', '\u201c', 'null', '__proto__', 'constructor', 'toString',
+  ];
   return Array.from({ length: Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
 }
 
@@ -438,9 +466,9 @@ function randomValue(random: () => number, depth: number): unknown {
 function randomObject(random: () => number, depth: number): JSONObject {
   const object: JSONObject = {};
   for (let index = Math.floor(random() * 5); index > 0; index--) {
-    const key = randomString(random);
-    if (key === '__proto__') continue;
-    object[key] = randomValue(random, depth) as JSONObject[string];
+    const key = random() < 0.08 ? '__proto__' : randomString(random);
+    // An own "__proto__" key, as JSON.parse makes it (plain assignment would set the prototype instead).
+    Object.defineProperty(object, key, { value: randomValue(random, depth), writable: true, enumerable: true, configurable: true });
   }
   return object;
 }

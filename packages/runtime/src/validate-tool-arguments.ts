@@ -5,6 +5,7 @@ import type { ValidationIssue } from './format-validation-message.js';
 import { compileJsonSchema } from './json-schema-validator.js';
 import type { JSONObject } from './json.js';
 import { parseArgumentsJson } from './parse-arguments-json.js';
+import { keepProtoKeys, mayHoldProtoKey } from './proto-keys.js';
 import { stripSyntheticNulls } from './strip-synthetic-nulls.js';
 import { toolParameters } from './tool-parameters.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
@@ -18,7 +19,7 @@ export type ValidationResult<TParams = unknown> =
   | { ok: true; params: TParams; repairs: ArgumentRepair[] }
   | { ok: false; message: string };
 
-type Attempt = { ok: true; params: unknown } | { ok: false; issues: ValidationIssue[]; checked: unknown };
+type Attempt = { ok: true; params: unknown; input: unknown } | { ok: false; issues: ValidationIssue[]; checked: unknown };
 
 const MAX_LOGGED_COERCIONS = 10;
 
@@ -72,11 +73,11 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
       if (issues.length > 0) return { ok: false, issues, checked: input };
     }
     const result = tool.schema.safeParse(input);
-    return result.success ? { ok: true, params: result.data } : { ok: false, issues: zodValidationIssues(result.error.issues), checked: input };
+    return result.success ? { ok: true, params: result.data, input } : { ok: false, issues: zodValidationIssues(result.error.issues), checked: input };
   };
 
   const first = attempt(parsed.value);
-  if (first.ok) return { ok: true, params: first.params, repairs: parsed.repairs };
+  if (first.ok) return withProtoKeys(tool, argumentsText, first, parsed.repairs);
 
   // Rung 5: schema-guided coercion against the schema the model was shown.
   const coercion = coerceToSchema(first.checked, coercionSchema(tool));
@@ -85,7 +86,7 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
     if (second.ok) {
       const shown = coercion.changes.slice(0, MAX_LOGGED_COERCIONS);
       if (coercion.changes.length > shown.length) shown.push(`… and ${coercion.changes.length - shown.length} more`);
-      return { ok: true, params: second.params, repairs: [...parsed.repairs, { kind: 'coerced', detail: shown.join('; ') }] };
+      return withProtoKeys(tool, argumentsText, second, [...parsed.repairs, { kind: 'coerced', detail: shown.join('; ') }]);
     }
   }
   return {
@@ -96,6 +97,25 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
       value: first.checked,
       argumentsText,
       note: parsed.truncated ? 'The arguments were cut off; only their complete part was checked. Send the complete arguments.' : undefined,
+    }),
+  };
+}
+
+/**
+ * Own `"__proto__"` keys are data in JSON, but Zod drops them. For a `jsonSchema` tool (the JSON Schema, checked by
+ * Ajv, is the contract) they are put back into the params; for a Zod tool the call is refused, naming the key, rather
+ * than the tool silently getting different arguments than the model sent.
+ */
+function withProtoKeys(tool: AnyWorkerAgentTool, argumentsText: string, success: Attempt & { ok: true }, repairs: ArgumentRepair[]): ValidationResult {
+  if (!mayHoldProtoKey(argumentsText)) return { ok: true, params: success.params, repairs };
+  const kept = keepProtoKeys(success.input, success.params, tool.jsonSchema !== undefined);
+  if (kept.ok) return { ok: true, params: kept.value, repairs };
+  return {
+    ok: false,
+    message: formatUnreadableMessage({
+      toolName: tool.name,
+      problem: `the arguments hold a key named "__proto__" at ${kept.path}, which this tool's schema cannot receive (it would be dropped without a word). Rename that key.`,
+      argumentsText,
     }),
   };
 }

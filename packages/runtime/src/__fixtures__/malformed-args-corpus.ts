@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CorpusCase } from './repair-corpus/index.js';
 
-export { corpusPart, isAmbiguous, ownCorpus, type CorpusCase } from './repair-corpus/index.js';
+export { corpusPart, formatRate, formatScores, isAmbiguous, ownCorpus, scoreCorpus, type CorpusCase, type CorpusScore } from './repair-corpus/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 

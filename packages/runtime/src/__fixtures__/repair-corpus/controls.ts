@@ -42,7 +42,7 @@ export const controlCases: CorpusCase[] = [
   c('unrecoverable-002', 'unrecoverable', 'Sure, I will do that.', null, S.ollamaNonObject),
   c('unrecoverable-003', 'unrecoverable', '<|tool_call|>', null, S.ollamaNonObject),
   c('unrecoverable-004', 'unrecoverable', 'undefined', null, S.ollamaNonObject),
-  c('unrecoverable-005', 'unrecoverable', '}{', null, S.ollamaNonObject),
+  c('unrecoverable-005', 'ambiguous', '}{', null, S.ollamaNonObject, 'a stray } and then a cut-off {: refusing, or {} (keep only what was complete, as for "{"), are both defensible'),
 
   c('huge-or-deep-001', 'huge-or-deep', `${'{"a":'.repeat(600)}1${'}'.repeat(600)}`, null, S.deepNesting, 'nested deeper than 512'),
   c('huge-or-deep-002', 'huge-or-deep', `${'{"a":'.repeat(400)}1${'}'.repeat(400)}`, JSON.parse(`${'{"a":'.repeat(400)}1${'}'.repeat(400)}`) as Record<string, unknown>, S.deepNesting, 'valid and under the limit'),

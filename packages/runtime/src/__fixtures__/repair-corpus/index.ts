@@ -8,6 +8,7 @@ import { wrapperCases } from './wrappers.js';
 
 export { corpusCase, type CorpusCase } from './corpus-case.js';
 export { SOURCES } from './sources.js';
+export { formatRate, formatScores, scoreCorpus, type CorpusReading, type CorpusScore, type KindScore } from './score.js';
 
 /** The project's own corpus of malformed (and control) tool-call arguments, every case citing what it reproduces. */
 export function ownCorpus(): CorpusCase[] {
