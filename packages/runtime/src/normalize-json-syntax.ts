@@ -446,6 +446,8 @@ class Normalizer {
       const after = this.nextSignificant(next + 1);
       if (after >= text.length) return 'end';
       const e = text[after] as string;
+      // A trailing comma: `["a", "b",]`, `("src",)`.
+      if (e === '}' || e === ']' || (e === ')' && (top === '(' || top === 'call'))) return 'end';
       if (top === '{') return e === '}' || e === "'" || this.startsKey(after) || this.startsMember(after) ? 'end' : 'content';
       if (top === '[' || top === '(') return /["'{[\-\d]|[tfnTFN]/.test(e) ? 'end' : 'content';
       return 'end';

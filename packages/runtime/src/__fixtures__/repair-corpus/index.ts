@@ -2,6 +2,7 @@ import { controlCases } from './controls.js';
 import type { CorpusCase } from './corpus-case.js';
 import { literalCases } from './literals.js';
 import { quoteCases } from './quotes.js';
+import { secondBatchCases } from './second-batch.js';
 import { structureCases } from './structure.js';
 import { truncationCases } from './truncation.js';
 import { wrapperCases } from './wrappers.js';
@@ -12,7 +13,7 @@ export { formatRate, formatScores, scoreCorpus, type CorpusReading, type CorpusS
 
 /** The project's own corpus of malformed (and control) tool-call arguments, every case citing what it reproduces. */
 export function ownCorpus(): CorpusCase[] {
-  return [...literalCases, ...quoteCases, ...structureCases, ...wrapperCases, ...truncationCases, ...controlCases];
+  return [...literalCases, ...quoteCases, ...structureCases, ...wrapperCases, ...truncationCases, ...controlCases, ...secondBatchCases];
 }
 
 /** Share of the own corpus held out from rule development (measured, never looked at while growing the ladder). */
