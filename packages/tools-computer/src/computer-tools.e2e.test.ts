@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createOpenAIResponsesGateway, runAgentLoop, type AgentEvent } from '@core/runtime';
-import { createRequestValidator, functionCallOutputs, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { createRequestValidator, functionCallOutputs, officialOpenapiDocument, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { serverEverythingEntry } from './__fixtures__/mcp-servers.js';
 import { tempDir } from './__fixtures__/temp-home.js';
@@ -10,8 +9,9 @@ import { createComputerTools } from './create-computer-tools.js';
 import { loadSkills } from './load-skills.js';
 import { projectSkills } from './project-skills.js';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const validator = createRequestValidator(path.resolve(repoRoot, '../shared/reference/openai-openapi.json'));
+// Requests are checked against the testkit's description of the request, and the official document when present.
+const official = officialOpenapiDocument();
+const validator = official.present ? createRequestValidator(official.path) : undefined;
 let root: Awaited<ReturnType<typeof tempDir>>;
 let model: TestModelServer | undefined;
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -153,5 +153,32 @@ describe('projectSkills', () => {
     expect(projection.problems.map((problem) => problem.message)).toEqual(['MCP server "shared" is already declared by skill "a"; that definition is kept.']);
     const config = JSON.parse(await readFile(path.join(home, 'config/mcporter.json'), 'utf8'));
     expect(config).toEqual({ mcpServers: { shared: { url: 'https://a.example/mcp' } }, imports: [] });
+  });
+
+  test('links planted in the home never take a projection outside: .skills, an old copy, the config folder', async () => {
+    const outside = path.join(root.path, 'outside');
+    await mkdir(path.join(outside, 'kept'), { recursive: true });
+    await writeFile(path.join(outside, 'kept', 'file.txt'), 'outside\n');
+    await writeFile(path.join(outside, 'mcporter.json'), '{"mcpServers":{"theirs":{"command":"x"}}}');
+    const before = (await readdir(outside, { recursive: true })).sort();
+    // .skills is a link out: it is replaced by a folder of the home.
+    await symlink(outside, path.join(home, '.skills'));
+    const folder = await writeSkill('remote', 'name: remote\ndescription: Remote.\nmcpServers:\n  remote:\n    url: https://example.com/mcp');
+    const { skills } = await loadSkills([folder]);
+    // config is a link out: the servers are not written there, the problem is reported without the link's target.
+    await symlink(outside, path.join(home, 'config'));
+    const first = await projectSkills(skills, { home });
+    expect((await lstat(path.join(home, '.skills'))).isDirectory()).toBe(true);
+    expect(first.skills.map((skill) => skill.name)).toEqual(['remote']);
+    expect(first.mcporterConfig).toBeUndefined();
+    expect(first.problems.map((problem) => problem.message)).toEqual([expect.stringMatching(/could not be written: .*a symlink on the way leads out of the home/)]);
+    expect(first.problems[0]?.message).not.toContain(outside);
+    // An "inactive copy" that is a link out: the link is removed, not what it points to.
+    await symlink(path.join(outside, 'kept'), path.join(home, '.skills', 'old'));
+    await projectSkills([], { home });
+    expect(existsSync(path.join(home, '.skills', 'old'))).toBe(false);
+    expect((await readdir(outside, { recursive: true })).sort()).toEqual(before);
+    expect(await readFile(path.join(outside, 'kept', 'file.txt'), 'utf8')).toBe('outside\n');
+    expect(await readFile(path.join(outside, 'mcporter.json'), 'utf8')).toBe('{"mcpServers":{"theirs":{"command":"x"}}}');
   });
 });
