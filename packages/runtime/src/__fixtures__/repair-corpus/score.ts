@@ -64,9 +64,9 @@ export function formatScores(title: string, columns: ReadonlyArray<{ name: strin
   };
   const lines = [
     title,
-    `  ${'kind'.padEnd(24)}${columns.map((column) => column.name.padStart(16)).join('')}`,
-    ...kindNames.map((kind) => `  ${kind.padEnd(24)}${columns.map((column) => cell(column.score, kind).padStart(16)).join('')}`),
-    `  ${'total'.padEnd(24)}${columns.map((column) => formatRate(column.score).padStart(16)).join('')}`,
+    `  ${'kind'.padEnd(24)}${columns.map((column) => column.name.padStart(20)).join('')}`,
+    ...kindNames.map((kind) => `  ${kind.padEnd(24)}${columns.map((column) => cell(column.score, kind).padStart(20)).join('')}`),
+    `  ${'total'.padEnd(24)}${columns.map((column) => formatRate(column.score).padStart(20)).join('')}`,
   ];
   for (const column of columns) {
     if (column.score.misses.length > 0) lines.push(`  misses (${column.name}):`, ...column.score.misses.map((miss) => `    ${miss}`));
