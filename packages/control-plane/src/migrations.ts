@@ -59,6 +59,65 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 2,
+    name: 'workflows and tasks',
+    // A workflow's advances are queued on its own row: one is due while advance_requested > advance_done, and the
+    // worker running it holds advance_token until advance_claimed_at + the advance lease. Tasks are queued rows
+    // claimed with FOR UPDATE SKIP LOCKED and held by lease_token until heartbeat_at + the task lease.
+    sql: `
+      CREATE TABLE {schema}.workflow (
+        id uuid PRIMARY KEY,
+        agent_id text NOT NULL,
+        title text NOT NULL,
+        script text NOT NULL,
+        input jsonb NOT NULL,
+        status text NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'succeeded', 'failed', 'cancelled')),
+        result jsonb,
+        error text,
+        log jsonb NOT NULL DEFAULT '[]',
+        notify_on_finish boolean NOT NULL DEFAULT false,
+        seed integer NOT NULL,
+        replays integer NOT NULL DEFAULT 0,
+        task_count integer NOT NULL DEFAULT 0,
+        settled_count integer NOT NULL DEFAULT 0,
+        advance_requested integer NOT NULL DEFAULT 1,
+        advance_done integer NOT NULL DEFAULT 0,
+        advance_token uuid,
+        advance_claimed_at timestamptz,
+        advance_attempts integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz
+      );
+      CREATE INDEX workflow_agent_idx ON {schema}.workflow (agent_id, created_at);
+      CREATE INDEX workflow_due_idx ON {schema}.workflow (updated_at) WHERE status = 'running' AND advance_requested > advance_done;
+      CREATE TABLE {schema}.task (
+        id uuid PRIMARY KEY,
+        workflow_id uuid NOT NULL REFERENCES {schema}.workflow (id) ON DELETE CASCADE,
+        agent_id text NOT NULL,
+        sequence integer NOT NULL,
+        title text NOT NULL,
+        prompt text NOT NULL,
+        result_schema json NOT NULL,
+        status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled')),
+        result json,
+        error text,
+        attempts integer NOT NULL DEFAULT 0,
+        worker_id text,
+        lease_token uuid,
+        heartbeat_at timestamptz,
+        settled_order integer,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        started_at timestamptz,
+        finished_at timestamptz,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (workflow_id, sequence)
+      );
+      CREATE INDEX task_queued_idx ON {schema}.task (created_at, sequence) WHERE status = 'queued';
+      CREATE INDEX task_running_idx ON {schema}.task (heartbeat_at) WHERE status = 'running';
+    `,
+  },
+  {
     version: 3,
     name: 'brain pages',
     // The search vector is a generated column (title weight A, body weight B, the 'english' configuration),

@@ -83,7 +83,7 @@ export interface ClaimedTask extends TaskRecord {
 
 /** One place where a submitted result does not match the task's schema. */
 export interface ResultSchemaProblem {
-  /** A JSON pointer into the submitted value (`""` for the root, `/facts/2`). */
+  /** The JSON path in the submitted value (`$` for the root, `$.facts[2]`). */
   path: string;
   message: string;
 }

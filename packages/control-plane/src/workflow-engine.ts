@@ -1,16 +1,24 @@
+import { createAdvanceApi } from './advance-api.js';
+import { createResultValidator, type ResultSchemaValidator } from './result-validator.js';
+import { createSandboxModule, type SandboxModule } from './sandbox-module.js';
 import type { SqlDriver } from './sql-driver.js';
+import { createTaskWorkApi } from './task-work-api.js';
 import type { TurnQueue } from './turn-queue.js';
+import { createWorkflowApi } from './workflow-api.js';
 import type { AdvanceApi, TaskWorkApi, WorkflowApi } from './workflow-client.js';
 import type { WorkflowLimits } from './workflow-limits.js';
-import { ControlPlaneFailure } from './errors.js';
 
-/** What the workflow engine's APIs need. */
+/** What the workflow engine's APIs share. */
 export interface WorkflowEngineOptions {
   driver: SqlDriver;
   schema: string;
   /** The turn queue, for the background job that reports a finished workflow to its agent. */
   queue: TurnQueue;
   limits: WorkflowLimits;
+  /** The QuickJS module (loaded once per control plane, on first use). */
+  sandbox: SandboxModule;
+  /** Ajv, for result schemas and submitted results. */
+  validator: ResultSchemaValidator;
 }
 
 /** The three client surfaces of the workflow engine. */
@@ -20,20 +28,8 @@ export interface WorkflowEngine {
   advances: AdvanceApi;
 }
 
-/** Creates the workflow engine's client surfaces on one database. */
-export function createWorkflowEngine(_options: WorkflowEngineOptions): WorkflowEngine {
-  const pending = (): never => {
-    throw new ControlPlaneFailure('not_implemented', 'Workflows are being built.');
-  };
-  return {
-    workflows: { start: async () => pending(), get: async () => pending(), list: async () => pending(), cancel: async () => pending() },
-    tasks: {
-      claim: async () => pending(),
-      heartbeat: async () => pending(),
-      submit: async () => pending(),
-      fail: async () => pending(),
-      release: async () => pending(),
-    },
-    advances: { runNext: async () => pending() },
-  };
+/** Creates the workflow engine's client surfaces on one database, with one QuickJS module and one Ajv between them. */
+export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'driver' | 'schema' | 'queue' | 'limits'>): WorkflowEngine {
+  const shared: WorkflowEngineOptions = { ...options, sandbox: createSandboxModule(), validator: createResultValidator() };
+  return { workflows: createWorkflowApi(shared), tasks: createTaskWorkApi(shared), advances: createAdvanceApi(shared) };
 }

@@ -1,0 +1,45 @@
+import type { ControlPlaneClient } from '../control-plane-client.js';
+import type { ClaimedTask, JsonObject } from '../workflow-client.js';
+
+/** A stand-in for a task turn: the result to submit for a claimed task (or an error to fail it with). */
+export type TaskAnswer = (task: ClaimedTask) => JsonObject | { fail: string };
+
+/**
+ * Drives workflows to rest in this process, as a worker would: runs every due advance, then claims and answers every
+ * queued task, until nothing is due. Returns how many tasks it answered.
+ */
+export async function driveWorkflows(client: ControlPlaneClient, answer: TaskAnswer, workerId = 'test-worker'): Promise<number> {
+  let answered = 0;
+  for (let round = 0; round < 1000; round += 1) {
+    let progressed = false;
+    while ((await client.advances.runNext({ workerId })) !== null) progressed = true;
+    for (let task = await client.tasks.claim({ workerId }); task !== null; task = await client.tasks.claim({ workerId })) {
+      progressed = true;
+      const value = answer(task);
+      if ('fail' in value && typeof value.fail === 'string' && Object.keys(value).length === 1) {
+        await client.tasks.fail({ taskId: task.id, leaseToken: task.leaseToken, error: value.fail });
+      } else {
+        const outcome = await client.tasks.submit({ taskId: task.id, leaseToken: task.leaseToken, result: value });
+        if (!outcome.accepted) throw new Error(`the test's answer to "${task.title}" was refused: ${JSON.stringify(outcome.errors)}`);
+      }
+      answered += 1;
+    }
+    if (!progressed) return answered;
+  }
+  throw new Error('the workflows did not come to rest in 1000 rounds');
+}
+
+/** The issue's example: research each topic in parallel, then summarise the notes. */
+export const FAN_OUT_SCRIPT = `
+const topics = input.topics;
+const notes = await Promise.all(topics.map((t) => task({
+  title: \`Research \${t}\`,
+  prompt: \`Find the three most cited facts about \${t}.\`,
+  result: { type: 'object', additionalProperties: false, required: ['facts'],
+            properties: { facts: { type: 'array', items: { type: 'string' } } } },
+})));
+log(\`collected \${notes.length} notes\`);
+const summary = await task({ title: 'Summarise', prompt: JSON.stringify(notes), result: {
+  type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } } });
+return { summary: summary.text, count: notes.length };
+`;

@@ -1,0 +1,111 @@
+import { parseInput } from './input-schemas.js';
+import type { AdvanceApi, AdvanceReport, WorkflowLogLine, WorkflowStatus } from './workflow-client.js';
+import type { WorkflowEngineOptions } from './workflow-engine.js';
+import { workflowInputSchemas as schemas } from './workflow-input-schemas.js';
+import { journaledTask, type TaskRow, type WorkflowRow } from './workflow-records.js';
+import { runWorkflowScript, type ScriptRun } from './workflow-sandbox.js';
+import {
+  cancelUnfinishedTasks,
+  claimAdvance,
+  failWorkflow,
+  finishAdvance,
+  insertTasks,
+  queueFinishNotice,
+  type AdvanceResult,
+} from './workflow-transitions.js';
+
+/** The worker half of advances: claim the next due one, replay the script in this process, store what it did. */
+export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
+  const { driver, schema, limits, sandbox, validator } = options;
+  const tables = { schema };
+
+  /** Stores a finished workflow's consequences: its unfinished tasks cancelled, its agent told (when asked). */
+  const afterFinish = async (transaction: Parameters<Parameters<typeof driver.transaction>[0]>[0], row: WorkflowRow): Promise<void> => {
+    if (row.status === 'running') return;
+    await cancelUnfinishedTasks(transaction, tables, row.id, `The workflow ${row.status} before this task finished.`);
+    if (row.notify_on_finish) await queueFinishNotice(transaction, tables, options.queue, row);
+  };
+
+  return {
+    async runNext(input) {
+      parseInput(schemas.runAdvance, input, 'advances.runNext');
+      const started = performance.now();
+      const claimed = await driver.transaction(async (transaction) => {
+        const row = await claimAdvance(transaction, tables, limits.advanceLeaseSeconds);
+        if (row === undefined) return undefined;
+        const { rows: tasks } = await transaction.query<TaskRow>(`SELECT * FROM ${schema}.task WHERE workflow_id = $1 ORDER BY sequence`, [row.id]);
+        return { row, tasks };
+      });
+      if (claimed === undefined) return null;
+      const { row, tasks } = claimed;
+      const report = (status: WorkflowStatus, newTasks: number): AdvanceReport => ({
+        workflowId: row.id,
+        agentId: row.agent_id,
+        status,
+        newTasks,
+        durationMs: performance.now() - started,
+      });
+
+      if (row.advance_attempts > limits.maxAdvanceAttempts) {
+        const failed = await driver.transaction(async (transaction) => {
+          const finished = await failWorkflow(
+            transaction,
+            tables,
+            row.id,
+            `The workers advancing this workflow stopped ${row.advance_attempts - 1} times in a row; it is not advanced again.`,
+          );
+          if (finished !== undefined) await afterFinish(transaction, finished);
+          return finished;
+        });
+        return report(failed?.status ?? 'failed', 0);
+      }
+
+      const module = await sandbox.get();
+      const run: ScriptRun = runWorkflowScript(module, {
+        script: row.script,
+        input: row.input,
+        seed: Number(row.seed),
+        startTime: new Date(row.created_at).getTime(),
+        journal: tasks.map(journaledTask),
+        limits,
+        validator,
+      });
+      if (run.moduleBroken) sandbox.discard(module);
+
+      const result: AdvanceResult = {
+        status: run.outcome.kind === 'waiting' ? 'running' : run.outcome.kind === 'returned' ? 'succeeded' : 'failed',
+        result: run.outcome.kind === 'returned' ? run.outcome.result : null,
+        error: run.outcome.kind === 'failed' ? run.outcome.error : null,
+        log: stampLog(row.log, run.log),
+        requestedSeen: Number(row.advance_requested),
+        newTaskCount: run.outcome.kind === 'waiting' ? run.newTasks.length : 0,
+      };
+      const stored = await driver
+        .transaction(async (transaction) => {
+          const finished = await finishAdvance(transaction, tables, row.id, row.advance_token!, result);
+          if (finished === undefined) throw new LostAdvance();
+          if (result.newTaskCount > 0) await insertTasks(transaction, tables, { id: row.id, agentId: row.agent_id }, run.newTasks);
+          await afterFinish(transaction, finished);
+          return finished;
+        })
+        .catch(async (error: unknown) => {
+          if (!(error instanceof LostAdvance)) throw error;
+          return undefined;
+        });
+      if (stored === undefined) {
+        // Cancelled meanwhile, or this advance took so long that another worker claimed it: nothing was stored.
+        const { rows } = await driver.query<{ status: WorkflowStatus }>(`SELECT status FROM ${schema}.workflow WHERE id = $1`, [row.id]);
+        return report(rows[0]?.status ?? 'cancelled', 0);
+      }
+      return report(stored.status, result.newTaskCount);
+    },
+  };
+}
+
+class LostAdvance extends Error {}
+
+/** The run's log lines with times: a line an earlier advance logged keeps its time, a new one gets now. */
+function stampLog(previous: readonly WorkflowLogLine[], lines: readonly string[]): WorkflowLogLine[] {
+  const now = new Date().toISOString();
+  return lines.map((text, index) => ({ at: previous[index]?.text === text ? previous[index]!.at : now, text }));
+}

@@ -1,0 +1,105 @@
+import { checkStrictSchema } from '@core/runtime';
+import type { ResultSchemaValidator } from './result-validator.js';
+import type { JsonObject } from './workflow-client.js';
+
+/** One reason a result schema is not a closed (strict-mode) shape. */
+export interface ResultSchemaIssue {
+  /** JSON path of the schema node, e.g. `$.properties.facts.items`. */
+  path: string;
+  message: string;
+}
+
+/** The keywords a closed result schema may use: OpenAI strict mode's, plus the annotations `title` and `description`. */
+const ALLOWED_KEYWORDS = new Set([
+  'type',
+  'description',
+  'title',
+  'enum',
+  'const',
+  'anyOf',
+  '$ref',
+  '$defs',
+  'definitions',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+]);
+const JSON_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Largest result schema, as JSON (UTF-8 bytes). */
+export const MAX_RESULT_SCHEMA_BYTES = 65_536;
+
+/**
+ * Lists what keeps `schema` from being a closed result schema, each with its JSON path: the root must be an object
+ * schema; every object sets `additionalProperties: false` and lists every property in `required` (optional values
+ * are nullable); only strict mode's keywords (see `ALLOWED_KEYWORDS`), with strict mode's limits (5000 properties,
+ * 10 levels of nesting, 1000 enum values); and Ajv must compile it. An empty list means the schema is accepted.
+ */
+export function checkClosedResultSchema(schema: unknown, validator: ResultSchemaValidator): ResultSchemaIssue[] {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return [{ path: '$', message: `the result schema must be a JSON Schema object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}.` }];
+  }
+  const text = JSON.stringify(schema);
+  if (Buffer.byteLength(text) > MAX_RESULT_SCHEMA_BYTES) {
+    return [{ path: '$', message: `the result schema is ${Buffer.byteLength(text)} bytes of JSON; at most ${MAX_RESULT_SCHEMA_BYTES} are allowed.` }];
+  }
+  const issues: ResultSchemaIssue[] = [];
+  walk(schema as JsonObject, '$', issues);
+  for (const issue of checkStrictSchema(schema as JsonObject)) {
+    if (!issues.some((known) => known.path === issue.path && known.message === issue.message)) issues.push(issue);
+  }
+  if (issues.length === 0) {
+    const compiled = validator.compile(schema as JsonObject);
+    if (!compiled.ok) issues.push({ path: '$', message: `the schema does not compile: ${compiled.message}` });
+  }
+  return issues;
+}
+
+/** Checks the keywords, types and `required` lists of every schema node (strict mode's own checks come from the runtime). */
+function walk(node: unknown, path: string, issues: ResultSchemaIssue[]): void {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return; // reported by checkStrictSchema
+  const schema = node as JsonObject;
+  for (const keyword of Object.keys(schema)) {
+    if (!ALLOWED_KEYWORDS.has(keyword)) {
+      issues.push({ path, message: `"${keyword}" is not a strict-mode keyword; use only ${[...ALLOWED_KEYWORDS].join(', ')}.` });
+    }
+  }
+  const type = schema['type'];
+  for (const entry of Array.isArray(type) ? type : type === undefined ? [] : [type]) {
+    if (typeof entry !== 'string' || !JSON_TYPES.has(entry)) issues.push({ path, message: `"type" ${JSON.stringify(entry)} is not a JSON type.` });
+  }
+  const properties = schema['properties'];
+  const required = schema['required'];
+  if (required !== undefined) {
+    const names = typeof properties === 'object' && properties !== null && !Array.isArray(properties) ? Object.keys(properties) : [];
+    if (!Array.isArray(required) || required.some((name) => typeof name !== 'string')) {
+      issues.push({ path, message: '"required" must be an array of property names.' });
+    } else {
+      const unknown = required.filter((name) => !names.includes(name as string));
+      if (unknown.length > 0) issues.push({ path, message: `"required" names properties the schema does not define: ${unknown.join(', ')}.` });
+    }
+  }
+  for (const container of ['properties', '$defs', 'definitions'] as const) {
+    const children = schema[container];
+    if (typeof children === 'object' && children !== null && !Array.isArray(children)) {
+      for (const [name, child] of Object.entries(children)) walk(child, child_(child_(path, container), name), issues);
+    }
+  }
+  if (schema['items'] !== undefined && !Array.isArray(schema['items'])) walk(schema['items'], child_(path, 'items'), issues);
+  const anyOf = schema['anyOf'];
+  if (Array.isArray(anyOf)) anyOf.forEach((branch, index) => walk(branch, `${child_(path, 'anyOf')}[${index}]`, issues));
+}
+
+function child_(path: string, key: string): string {
+  return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}

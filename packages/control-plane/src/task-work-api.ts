@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { ControlPlaneConflictError, ControlPlaneNotFoundError } from './errors.js';
+import { isUuid, parseInput } from './input-schemas.js';
+import type { SqlExecutor } from './sql-driver.js';
+import type { JsonObject, TaskRecord, TaskWorkApi } from './workflow-client.js';
+import type { WorkflowEngineOptions } from './workflow-engine.js';
+import { workflowInputSchemas as schemas } from './workflow-input-schemas.js';
+import { taskRecord, type TaskRow } from './workflow-records.js';
+import { claimTask, expireTask, findAbandonedTasks, heartbeatTask, releaseTask, settleTask } from './workflow-transitions.js';
+
+/** The worker half of tasks: claim, heartbeat, submit, fail, release. */
+export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
+  const { driver, schema, limits, validator } = options;
+  const tables = { schema };
+
+  const read = async (executor: SqlExecutor, taskId: string): Promise<TaskRow> => {
+    if (!isUuid(taskId)) throw new ControlPlaneNotFoundError('task', taskId);
+    const { rows } = await executor.query<TaskRow>(`SELECT * FROM ${schema}.task WHERE id = $1`, [taskId]);
+    if (rows[0] === undefined) throw new ControlPlaneNotFoundError('task', taskId);
+    return rows[0];
+  };
+
+  /** Fails the tasks whose workers stopped responding too often (each in its own transaction). */
+  const expireAbandoned = async (): Promise<void> => {
+    for (const taskId of await findAbandonedTasks(driver, tables, limits.taskLeaseSeconds, limits.maxTaskAttempts)) {
+      await driver
+        .transaction(async (transaction) => {
+          if ((await expireTask(transaction, tables, taskId, limits.taskLeaseSeconds, limits.maxTaskAttempts)) === undefined) throw new Skipped();
+        })
+        .catch((error: unknown) => {
+          if (!(error instanceof Skipped)) throw error;
+        });
+    }
+  };
+
+  /** Settles the task under the lease, or throws the conflict that explains why it cannot. */
+  const settle = (taskId: string, leaseToken: string, status: 'succeeded' | 'failed', result: JsonObject | null, error: string | null): Promise<TaskRow> =>
+    driver.transaction(async (transaction) => {
+      const row = isUuid(leaseToken) ? await settleTask(transaction, tables, { taskId, leaseToken, status, result, error }) : undefined;
+      if (row !== undefined) return row;
+      throw conflict(await read(transaction, taskId), leaseToken);
+    });
+
+  return {
+    async claim(input) {
+      const { workerId } = parseInput(schemas.claimTask, input, 'tasks.claim');
+      await expireAbandoned();
+      const leaseToken = randomUUID();
+      const row = await driver.transaction((transaction) =>
+        claimTask(transaction, tables, { workerId, leaseToken, leaseSeconds: limits.taskLeaseSeconds, maxAttempts: limits.maxTaskAttempts }),
+      );
+      if (row === undefined) return null;
+      return { ...taskRecord(row), leaseToken, workflowTitle: row.workflow_title };
+    },
+
+    async heartbeat(input) {
+      const { taskId, leaseToken } = parseInput(schemas.taskLease, input, 'tasks.heartbeat');
+      if (isUuid(taskId) && isUuid(leaseToken) && (await heartbeatTask(driver, tables, taskId, leaseToken))) return { keepRunning: true, status: 'running' };
+      const row = await read(driver, taskId);
+      return { keepRunning: false, status: row.status };
+    },
+
+    async submit(input) {
+      const { taskId, leaseToken, result } = parseInput(schemas.submitTask, input, 'tasks.submit');
+      const row = await read(driver, taskId);
+      if (row.status !== 'running' || row.lease_token !== leaseToken) throw conflict(row, leaseToken);
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(result);
+      } catch {
+        text = undefined;
+      }
+      if (text === undefined) return { accepted: false, errors: [{ path: '$', message: 'must be plain JSON data' }] };
+      if (Buffer.byteLength(text) > limits.maxJsonBytes) {
+        return { accepted: false, errors: [{ path: '$', message: `is ${Buffer.byteLength(text)} bytes of JSON; at most ${limits.maxJsonBytes} are allowed` }] };
+      }
+      const value = JSON.parse(text) as unknown;
+      const compiled = validator.compile(row.result_schema);
+      const errors = compiled.ok ? compiled.check(value) : [{ path: '$', message: `the task's result schema does not compile: ${compiled.message}` }];
+      if (errors.length > 0) return { accepted: false, errors };
+      return { accepted: true, task: taskRecord(await settle(taskId, leaseToken, 'succeeded', value as JsonObject, null)) };
+    },
+
+    async fail(input) {
+      const { taskId, leaseToken, error } = parseInput(schemas.failTask, input, 'tasks.fail');
+      try {
+        return taskRecord(await settle(taskId, leaseToken, 'failed', null, error));
+      } catch (problem) {
+        if (problem instanceof ControlPlaneConflictError && problem.code !== 'lease_lost') return taskRecord(await read(driver, taskId));
+        throw problem;
+      }
+    },
+
+    async release(input): Promise<TaskRecord> {
+      const { taskId, leaseToken } = parseInput(schemas.taskLease, input, 'tasks.release');
+      const row = isUuid(taskId) && isUuid(leaseToken) ? await releaseTask(driver, tables, taskId, leaseToken) : undefined;
+      return taskRecord(row ?? (await read(driver, taskId)));
+    },
+  };
+}
+
+class Skipped extends Error {}
+
+/** Why a task cannot be settled under this lease. */
+function conflict(row: TaskRow, leaseToken: string): ControlPlaneConflictError {
+  if (row.status === 'succeeded') {
+    return new ControlPlaneConflictError('already_submitted', `Task "${row.title}" already has an accepted result; it cannot be submitted again.`);
+  }
+  if (row.status === 'failed' || row.status === 'cancelled') {
+    return new ControlPlaneConflictError(
+      'task_not_running',
+      `Task "${row.title}" was ${row.status === 'cancelled' ? 'cancelled' : 'failed'}; nothing more can be submitted for it. Stop working on it.`,
+    );
+  }
+  return new ControlPlaneConflictError(
+    'lease_lost',
+    `This worker does not hold task "${row.title}"${row.lease_token !== null && row.lease_token !== leaseToken ? ' (its lease expired and another worker took it over)' : ''}; stop working on it.`,
+  );
+}

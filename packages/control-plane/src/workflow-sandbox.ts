@@ -1,0 +1,332 @@
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import { checkClosedResultSchema } from './closed-result-schema.js';
+import type { ResultSchemaValidator } from './result-validator.js';
+import type { JsonObject, JsonValue, TaskStatus } from './workflow-client.js';
+import type { WorkflowLimits } from './workflow-limits.js';
+import { WORKFLOW_SCRIPT_PRELUDE, wrapWorkflowScript } from './workflow-script-prelude.js';
+
+/** A `task()` call the journal holds, with its outcome so far. */
+export interface JournaledTask {
+  sequence: number;
+  title: string;
+  prompt: string;
+  resultSchema: JsonObject;
+  status: TaskStatus;
+  result: JsonObject | null;
+  error: string | null;
+  /** When it finished, in the workflow's order of finishes (1, 2, ...); `null` while unfinished. */
+  settledOrder: number | null;
+  /** When it finished, ms since the epoch; `null` while unfinished. */
+  finishedAt: number | null;
+}
+
+/** A `task()` call the journal does not hold yet: the advance creates it. */
+export interface TaskRequest {
+  sequence: number;
+  title: string;
+  prompt: string;
+  resultSchema: JsonObject;
+}
+
+/** How a run of the script ended. */
+export type ScriptOutcome = { kind: 'waiting' } | { kind: 'returned'; result: JsonValue } | { kind: 'failed'; error: string };
+
+/** What one run of the script did. */
+export interface ScriptRun {
+  outcome: ScriptOutcome;
+  /** The `task()` calls past the journal, in order. */
+  newTasks: TaskRequest[];
+  /** Every line the run logged, from the start. */
+  log: string[];
+  /** Whether the QuickJS module is unusable after this run (a host-level failure): load a fresh one. */
+  moduleBroken: boolean;
+}
+
+/** What one run of a workflow script needs. */
+export interface ScriptRunInput {
+  script: string;
+  input: JsonValue;
+  /** Seeds `Math.random`. */
+  seed: number;
+  /** `Date.now()` until the first finished task is settled (then the latest settled task's finish time). */
+  startTime: number;
+  /** The journal, in sequence order. */
+  journal: readonly JournaledTask[];
+  /** How many `task()` calls may exist in all. */
+  limits: Pick<WorkflowLimits, 'memoryLimitBytes' | 'stackLimitBytes' | 'cpuTimeLimitMs' | 'maxTasksPerWorkflow' | 'maxLogLines' | 'maxLogBytes' | 'maxJsonBytes'>;
+  validator: ResultSchemaValidator;
+}
+
+const FILE_NAME = 'workflow.js';
+const MAX_TITLE = 200;
+const MAX_PROMPT = 20_000;
+
+/**
+ * Checks that a workflow script compiles, in a fresh QuickJS runtime. Returns `undefined` when it does, else the
+ * syntax error with its line and column.
+ */
+export function checkWorkflowScript(module: QuickJSWASMModule, script: string, limits: Pick<WorkflowLimits, 'memoryLimitBytes' | 'stackLimitBytes' | 'cpuTimeLimitMs'>): string | undefined {
+  const runtime = module.newRuntime();
+  try {
+    runtime.setMemoryLimit(limits.memoryLimitBytes);
+    runtime.setMaxStackSize(limits.stackLimitBytes);
+    const deadline = Date.now() + limits.cpuTimeLimitMs;
+    runtime.setInterruptHandler(() => Date.now() > deadline);
+    const context = runtime.newContext();
+    try {
+      const result = context.evalCode(wrapWorkflowScript(script), FILE_NAME, { type: 'global', compileOnly: true });
+      if (result.error === undefined) {
+        result.value.dispose();
+        return undefined;
+      }
+      const error = context.dump(result.error) as { name?: string; message?: string; stack?: string; lineNumber?: number };
+      result.error.dispose();
+      const where = /workflow\.js:(\d+):(\d+)/.exec(error.stack ?? '');
+      const line = where?.[1] ?? (error.lineNumber === undefined ? undefined : String(error.lineNumber));
+      const column = where === null ? undefined : Number(where[2]) - (line === '1' ? '(async () => {'.length : 0);
+      return `${error.name ?? 'SyntaxError'}: ${error.message ?? 'the script does not compile'}${line === undefined ? '' : ` (line ${line}${column === undefined ? '' : `, column ${column}`})`}`;
+    } finally {
+      context.dispose();
+    }
+  } finally {
+    runtime.dispose();
+  }
+}
+
+/**
+ * Runs a workflow script from the start in a fresh QuickJS runtime (memory, stack and CPU-time limits; no host
+ * objects but `input`, `task()` and `log()`), replaying the journal: a `task()` call the journal holds at its
+ * sequence gets that task's promise, settled from its stored outcome in the order the tasks finished, each once the
+ * script has nothing else to do (so a replay sees the same interleaving as the live run); a call past the journal
+ * becomes a new task. The run ends when the script returns, throws, or only waits on unfinished tasks. A call that
+ * asks for a different task than the journal holds, or a journaled task the run never asks for, fails the workflow
+ * as a non-deterministic script. Never throws: host-level failures come back as a failed outcome with
+ * `moduleBroken` set.
+ */
+export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput): ScriptRun {
+  const { limits } = run;
+  const newTasks: TaskRequest[] = [];
+  const log: string[] = [];
+  const requested = new Set<number>();
+  let logBytes = 0;
+  let nextSequence = 0;
+  let fatal: string | undefined;
+  let deadlineHit = false;
+  const deadline = Date.now() + limits.cpuTimeLimitMs;
+
+  const stop = (message: string): void => {
+    fatal ??= message;
+  };
+
+  const onTask = (json: string): string => {
+    if (fatal !== undefined) return JSON.stringify({ error: 'the workflow is stopping' });
+    const spec = JSON.parse(json) as unknown;
+    const problem = checkTaskSpec(spec, run.validator);
+    if (problem !== undefined) return JSON.stringify({ error: problem });
+    const { title, prompt, result } = spec as { title: string; prompt: string; result: JsonObject };
+    const sequence = nextSequence;
+    nextSequence += 1;
+    if (sequence >= limits.maxTasksPerWorkflow) {
+      stop(`The workflow asked for more than ${limits.maxTasksPerWorkflow} tasks, the most one workflow may create.`);
+      return JSON.stringify({ error: 'task limit reached' });
+    }
+    const journaled = run.journal[sequence];
+    if (journaled !== undefined) {
+      if (journaled.title !== title || journaled.prompt !== prompt || canonicalJson(journaled.resultSchema) !== canonicalJson(result)) {
+        const what = journaled.title !== title ? 'title' : journaled.prompt !== prompt ? 'prompt' : 'result schema';
+        stop(
+          `Non-deterministic script: task() call #${sequence + 1} asked for "${title}", but the journal holds "${journaled.title}" at that position (the ${what} differs). A workflow script must make the same task() calls in the same order on every run: derive them only from input and task results (Math.random and Date.now are deterministic).`,
+        );
+        return JSON.stringify({ error: 'non-deterministic script' });
+      }
+    } else {
+      newTasks.push({ sequence, title, prompt, resultSchema: result });
+    }
+    requested.add(sequence);
+    return JSON.stringify({ sequence });
+  };
+
+  const onLog = (line: string): void => {
+    if (fatal !== undefined) return;
+    const bytes = Buffer.byteLength(line) + 1;
+    if (log.length >= limits.maxLogLines || logBytes + bytes > limits.maxLogBytes) {
+      stop(`The workflow's log exceeded its limit (${limits.maxLogLines} lines or ${limits.maxLogBytes} bytes); log less.`);
+      return;
+    }
+    logBytes += bytes;
+    log.push(line);
+  };
+
+  let runtime: QuickJSRuntime | undefined;
+  let context: QuickJSContext | undefined;
+  const handles: QuickJSHandle[] = [];
+  const keep = (handle: QuickJSHandle): QuickJSHandle => {
+    handles.push(handle);
+    return handle;
+  };
+  let outcome: ScriptOutcome;
+  try {
+    runtime = module.newRuntime();
+    runtime.setMemoryLimit(limits.memoryLimitBytes);
+    runtime.setMaxStackSize(limits.stackLimitBytes);
+    runtime.setInterruptHandler(() => {
+      if (fatal !== undefined) return true;
+      if (Date.now() > deadline) {
+        deadlineHit = true;
+        return true;
+      }
+      return false;
+    });
+    context = runtime.newContext();
+    const vm = context;
+    const settled = (result: ReturnType<QuickJSContext['evalCode']>): QuickJSHandle => {
+      if (result.error !== undefined) {
+        const error = vm.dump(result.error) as unknown;
+        result.error.dispose();
+        throw new SandboxStartError(typeof error === 'object' && error !== null ? String((error as { message?: unknown }).message) : String(error));
+      }
+      return keep(result.value);
+    };
+    const prelude = settled(vm.evalCode(WORKFLOW_SCRIPT_PRELUDE, 'prelude.js', { type: 'global' }));
+    const hostTask = keep(vm.newFunction('hostTask', (handle) => vm.newString(onTask(vm.getString(handle)))));
+    const hostLog = keep(vm.newFunction('hostLog', (handle) => {
+      onLog(vm.getString(handle));
+    }));
+    const inputJson = JSON.stringify(run.input ?? null);
+    const hooks = settled(
+      vm.callFunction(prelude, vm.undefined, hostTask, hostLog, keep(vm.newNumber(run.seed)), keep(vm.newNumber(run.startTime)), keep(vm.newString(inputJson))),
+    );
+    const settle = keep(vm.getProp(hooks, 'settle'));
+    const toJson = keep(vm.getProp(hooks, 'toJson'));
+    const describe = keep(vm.getProp(hooks, 'describe'));
+    const describeError = (handle: QuickJSHandle): string => {
+      const result = vm.callFunction(describe, vm.undefined, handle);
+      if (result.error !== undefined) {
+        result.error.dispose();
+        return 'an error that cannot be described';
+      }
+      const text = vm.getString(result.value);
+      result.value.dispose();
+      return text;
+    };
+
+    const main = vm.evalCode(wrapWorkflowScript(run.script), FILE_NAME, { type: 'global' });
+    let mainPromise: QuickJSHandle | undefined;
+    let early: string | undefined;
+    if (main.error !== undefined) {
+      early = describeError(main.error);
+      main.error.dispose();
+    } else {
+      mainPromise = keep(main.value);
+    }
+
+    const finished = run.journal.filter((task) => task.settledOrder !== null).sort((left, right) => left.settledOrder! - right.settledOrder!);
+    let next = 0;
+    let state: ReturnType<QuickJSContext['getPromiseState']> | undefined;
+    while (mainPromise !== undefined && fatal === undefined && !deadlineHit) {
+      const jobs = runtime.executePendingJobs(-1);
+      if (jobs.error !== undefined) jobs.error.dispose();
+      if (fatal !== undefined || deadlineHit) break;
+      state = vm.getPromiseState(mainPromise);
+      if (state.type !== 'pending') break;
+      const task = finished[next];
+      if (task === undefined || !requested.has(task.sequence)) break;
+      next += 1;
+      const ok = task.status === 'succeeded';
+      const payload = ok ? JSON.stringify(task.result ?? {}) : settledError(task);
+      const result = vm.callFunction(settle, vm.undefined, keep(vm.newNumber(task.sequence)), ok ? vm.true : vm.false, keep(vm.newString(payload)), keep(vm.newNumber(task.finishedAt ?? 0)));
+      if (result.error !== undefined) result.error.dispose();
+      else result.value.dispose();
+    }
+
+    if (fatal !== undefined) outcome = { kind: 'failed', error: fatal };
+    else if (deadlineHit) outcome = cpuLimit(limits.cpuTimeLimitMs);
+    else if (early !== undefined) outcome = { kind: 'failed', error: explain(early, limits) };
+    else if (state?.type === 'fulfilled') {
+      const json = vm.callFunction(toJson, vm.undefined, state.value);
+      state.value.dispose();
+      if (json.error !== undefined) {
+        outcome = { kind: 'failed', error: `The script's return value is not JSON: ${describeError(json.error)}.` };
+        json.error.dispose();
+      } else {
+        const text = vm.getString(json.value);
+        json.value.dispose();
+        outcome =
+          Buffer.byteLength(text) > limits.maxJsonBytes
+            ? { kind: 'failed', error: `The script's return value is ${Buffer.byteLength(text)} bytes of JSON; at most ${limits.maxJsonBytes} are allowed.` }
+            : { kind: 'returned', result: JSON.parse(text) as JsonValue };
+      }
+    } else if (state?.type === 'rejected') {
+      outcome = { kind: 'failed', error: explain(describeError(state.error), limits) };
+      state.error.dispose();
+    } else {
+      outcome = { kind: 'waiting' };
+    }
+    if (outcome.kind !== 'failed' || fatal === undefined) {
+      const forgotten = run.journal.find((task) => !requested.has(task.sequence));
+      if (forgotten !== undefined && !deadlineHit && early === undefined) {
+        outcome = {
+          kind: 'failed',
+          error: `Non-deterministic script: the journal holds task() call #${forgotten.sequence + 1} ("${forgotten.title}"), which this run of the script never made. A workflow script must make the same task() calls in the same order on every run.`,
+        };
+      }
+    }
+  } catch (error) {
+    // A host-level failure inside QuickJS (the Node stack exhausted by deep native recursion, a WASM abort): the
+    // module's state cannot be trusted any more, so the caller loads a fresh one.
+    const stackOverflow = error instanceof RangeError;
+    const message =
+      error instanceof SandboxStartError
+        ? `The sandbox could not start: ${error.message}`
+        : stackOverflow
+          ? 'The script nested too deeply (stack overflow).'
+          : `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`;
+    return { outcome: { kind: 'failed', error: deadlineHit ? cpuLimit(limits.cpuTimeLimitMs).error : message }, newTasks: [], log, moduleBroken: !(error instanceof SandboxStartError) };
+  }
+  try {
+    for (const handle of handles.reverse()) if (handle.alive) handle.dispose();
+    context?.dispose();
+    runtime?.dispose();
+  } catch {
+    return { outcome, newTasks, log, moduleBroken: true };
+  }
+  return { outcome, newTasks, log, moduleBroken: false };
+}
+
+class SandboxStartError extends Error {}
+
+/** Checks a `task()` argument: `{ title, prompt, result }` with a closed result schema. Returns the problem or `undefined`. */
+function checkTaskSpec(spec: unknown, validator: ResultSchemaValidator): string | undefined {
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return 'task() takes one object: { title, prompt, result }.';
+  const { title, prompt, result } = spec as Record<string, unknown>;
+  if (typeof title !== 'string' || title.trim() === '' || title.length > MAX_TITLE) return `task(): title must be a non-empty string of at most ${MAX_TITLE} characters.`;
+  if (typeof prompt !== 'string' || prompt.trim() === '' || prompt.length > MAX_PROMPT) return `task(): prompt must be a non-empty string of at most ${MAX_PROMPT} characters.`;
+  const issues = checkClosedResultSchema(result, validator);
+  if (issues.length === 0) return undefined;
+  const listed = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message}`);
+  return `task() "${title}": the result schema is not a closed schema (${listed.join('; ')}${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}).`;
+}
+
+function settledError(task: JournaledTask): string {
+  return task.status === 'cancelled' ? `Task "${task.title}" was cancelled.` : `Task "${task.title}" failed: ${task.error ?? 'no reason given'}`;
+}
+
+function cpuLimit(ms: number): { kind: 'failed'; error: string } {
+  return { kind: 'failed', error: `The script ran longer than its CPU-time limit of ${ms} ms in one run (an endless loop?).` };
+}
+
+/** Names the limit behind QuickJS's own errors. */
+function explain(error: string, limits: Pick<WorkflowLimits, 'memoryLimitBytes'>): string {
+  if (/out of memory/i.test(error)) return `The script ran out of memory (the limit is ${Math.round(limits.memoryLimitBytes / 1024 / 1024)} MiB per run).`;
+  if (/stack overflow/i.test(error)) return 'The script nested too deeply (stack overflow).';
+  return error;
+}
+
+/** JSON with object keys sorted, so a schema read back from the database compares equal to the script's. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)))
+      : item,
+  );
+}
