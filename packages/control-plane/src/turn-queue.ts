@@ -125,7 +125,8 @@ export async function startTurnQueue(options: TurnQueueOptions): Promise<TurnQue
         // Only until a worker claims it: the claim sets the claimant's own lease (`holdQueueClaim`).
         expireInSeconds: options.leaseSeconds,
         retryLimit: Math.max(0, options.maxAttempts - 1),
-        retryDelay: 1,
+        // An expired claim is claimable again at once (retries here are crash recoveries, never failures).
+        retryDelay: 0,
       } as PgBoss.SendOptions);
     },
     async fetch(executor) {
