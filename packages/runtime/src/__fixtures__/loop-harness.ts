@@ -1,8 +1,7 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   checkRequestSemantics,
   createRequestValidator,
+  officialOpenapiDocument,
   startTestModelServer,
   type RequestValidator,
   type ScriptStep,
@@ -15,23 +14,25 @@ import type { ResponseInputItem } from '../model-gateway.js';
 import { createOpenAIResponsesGateway, type OpenAIResponsesGatewayOptions } from '../openai-responses-gateway.js';
 import type { ExecutionMode } from '../worker-agent-tool.js';
 
-/** The repository root (packages/runtime/src/__fixtures__ → four levels up). */
-export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
-
-/** The official OpenAPI description every request is checked against. */
-export const openapiPath = path.resolve(repoRoot, '../shared/reference/openai-openapi.json');
+/** The official OpenAPI description, when it is beside the checkout (the testkit's own description is always checked). */
+const official = officialOpenapiDocument();
 
 let validator: RequestValidator | undefined;
 
-/** One compiled CreateResponse validator for the whole test file. */
-export function sharedValidator(): RequestValidator {
-  validator ??= createRequestValidator(openapiPath);
+/** One compiled validator of the official CreateResponse for the whole test file, or `undefined` without the document. */
+export function sharedValidator(): RequestValidator | undefined {
+  if (!official.present) return undefined;
+  validator ??= createRequestValidator(official.path);
   return validator;
 }
 
-/** Starts a test model server that checks every request against the OpenAPI file, runs `body`, closes it. */
+/**
+ * Starts a test model server, runs `body`, closes it. Every request is checked against the testkit's description
+ * of the request, and against the official OpenAPI document too when it is present.
+ */
 export async function withServer<T>(script: ScriptStep[], body: (server: TestModelServer) => Promise<T>): Promise<T> {
-  const server = await startTestModelServer({ script, requestValidator: sharedValidator() });
+  const requestValidator = sharedValidator();
+  const server = await startTestModelServer({ script, ...(requestValidator === undefined ? {} : { requestValidator }) });
   try {
     return await body(server);
   } finally {
