@@ -1,7 +1,8 @@
-// Prints one line per package and a closing "tests: N passed, N failed" line from the JSON reports
-// vitest wrote (.vitest-results.json in each package). Exits non-zero when a package has no report.
+// Prints one line per package, one line per group of skipped tests (a test file's describe block, or a lone
+// test, with its title, which says why it skipped), and a closing "tests: N passed, N failed" line from the JSON
+// reports vitest wrote (.vitest-results.json in each package). Exits non-zero when a package has no report.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const folders = ['packages', 'apps'].flatMap((group) =>
@@ -14,6 +15,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+const skippedGroups = [];
 for (const folder of folders) {
   const reportPath = join(root, folder, '.vitest-results.json');
   if (!existsSync(reportPath)) {
@@ -26,7 +28,17 @@ for (const folder of folders) {
   failed += report.numFailedTests;
   skipped += packageSkipped;
   console.log(`${folder.padEnd(28)} ${String(report.numPassedTests).padStart(4)} passed ${String(report.numFailedTests).padStart(3)} failed ${String(packageSkipped).padStart(3)} skipped`);
+  for (const file of report.testResults ?? []) {
+    const groups = new Map();
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'pending' && test.status !== 'skipped' && test.status !== 'todo') continue;
+      const title = test.ancestorTitles?.[0] ?? test.title;
+      groups.set(title, (groups.get(title) ?? 0) + 1);
+    }
+    for (const [title, count] of groups) skippedGroups.push(`skipped ${count} in ${relative(root, file.name)}: ${title}`);
+  }
 }
+for (const line of skippedGroups) console.log(line);
 for (const folder of missing) console.log(`${folder.padEnd(28)} no test report (its tests did not run)`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 ? 1 : 0);

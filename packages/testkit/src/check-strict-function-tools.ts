@@ -2,7 +2,7 @@ import { invalidRequest, type ApiErrorBody } from './api-error.js';
 
 type Node = Record<string, unknown>;
 
-/** Keywords strict mode refuses (OpenAI structured outputs guide; see ../shared/reference/README.md). */
+/** Keywords strict mode refuses (OpenAI structured outputs guide, "Supported schemas"). */
 const REFUSED_KEYWORDS = [
   'allOf',
   'oneOf',
