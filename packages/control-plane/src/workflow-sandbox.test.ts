@@ -1,0 +1,165 @@
+import { newQuickJSWASMModule, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createResultValidator } from './result-validator.js';
+import { DEFAULT_WORKFLOW_LIMITS } from './workflow-limits.js';
+import { checkWorkflowScript, runWorkflowScript, type JournaledTask, type ScriptRunInput } from './workflow-sandbox.js';
+
+const validator = createResultValidator();
+const RESULT = { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'number' } } };
+let module: QuickJSWASMModule;
+
+beforeAll(async () => {
+  module = await newQuickJSWASMModule();
+});
+
+function run(script: string, overrides: Partial<ScriptRunInput> = {}) {
+  return runWorkflowScript(module, {
+    script,
+    input: null,
+    seed: 42,
+    startTime: Date.UTC(2026, 0, 1),
+    journal: [],
+    limits: { ...DEFAULT_WORKFLOW_LIMITS, cpuTimeLimitMs: 500 },
+    validator,
+    ...overrides,
+  });
+}
+
+function done(sequence: number, n: number, settledOrder: number, title = `t${sequence}`): JournaledTask {
+  return { sequence, title, prompt: 'p', resultSchema: RESULT, status: 'succeeded', result: { n }, error: null, settledOrder, finishedAt: Date.UTC(2026, 0, 2) + settledOrder };
+}
+
+const taskCall = (title: string) => `task({ title: ${JSON.stringify(title)}, prompt: 'p', result: ${JSON.stringify(RESULT)} })`;
+
+describe('runWorkflowScript', () => {
+  it('returns JSON, reads input, logs, and creates tasks past the journal', () => {
+    expect(run('log("hi", {a: 1}, 2); return { doubled: input.x * 2 };', { input: { x: 21 } })).toMatchObject({
+      outcome: { kind: 'returned', result: { doubled: 42 } },
+      log: ['hi {"a":1} 2'],
+      newTasks: [],
+      moduleBroken: false,
+    });
+    const waiting = run(`const a = ${taskCall('a')}; const b = ${taskCall('b')}; return [await a, await b];`);
+    expect(waiting.outcome).toEqual({ kind: 'waiting' });
+    expect(waiting.newTasks.map((task) => [task.sequence, task.title])).toEqual([
+      [0, 'a'],
+      [1, 'b'],
+    ]);
+  });
+
+  it('replays the journal: finished tasks resolve (or reject, catchably) from stored outcomes, unfinished ones wait', () => {
+    const failed: JournaledTask = { ...done(1, 0, 2, 'b'), status: 'failed', result: null, error: 'no sources' };
+    const replay = run(`const a = await ${taskCall('a')}; let b; try { b = await ${taskCall('b')}; } catch (e) { b = e.message; } return { a: a.n, b };`, {
+      journal: [done(0, 7, 1, 'a'), failed],
+    });
+    expect(replay.outcome).toEqual({ kind: 'returned', result: { a: 7, b: 'Task "b" failed: no sources' } });
+    const partial = run(`const [a, b] = await Promise.all([${taskCall('a')}, ${taskCall('b')}]); return a.n + b.n;`, {
+      journal: [done(0, 1, 1, 'a'), { ...done(1, 0, 0, 'b'), status: 'running', result: null, settledOrder: null, finishedAt: null }],
+    });
+    expect(partial).toMatchObject({ outcome: { kind: 'waiting' }, newTasks: [] });
+  });
+
+  it('settles journaled tasks in the order they finished, so Promise.race replays the same way', () => {
+    const script = `const winner = await Promise.race([${taskCall('a')}.then(() => 'a'), ${taskCall('b')}.then(() => 'b')]); return winner;`;
+    expect(run(script, { journal: [done(0, 1, 2, 'a'), done(1, 1, 1, 'b')] }).outcome).toEqual({ kind: 'returned', result: 'b' });
+    expect(run(script, { journal: [done(0, 1, 1, 'a'), done(1, 1, 2, 'b')] }).outcome).toEqual({ kind: 'returned', result: 'a' });
+  });
+
+  it('makes Math.random and Date deterministic: seeded per workflow, the clock at the start then at each settled finish', () => {
+    const script = `const before = [Math.random(), Date.now(), new Date().toISOString()]; await ${taskCall('a')}; return [...before, Date.now()];`;
+    const first = run(script, { journal: [done(0, 1, 1, 'a')] });
+    const second = run(script, { journal: [done(0, 1, 1, 'a')] });
+    expect(first.outcome).toEqual(second.outcome);
+    const result = (first.outcome as { result: unknown[] }).result;
+    expect(result.slice(1)).toEqual([Date.UTC(2026, 0, 1), '2026-01-01T00:00:00.000Z', Date.UTC(2026, 0, 2) + 1]);
+    expect(run('return Math.random()', { seed: 7 }).outcome).not.toEqual(run('return Math.random()', { seed: 8 }).outcome);
+  });
+
+  it('fails a replay that asks for a different task, or never asks for a journaled one, as non-deterministic', () => {
+    const changed = run(`return await ${taskCall('b')};`, { journal: [done(0, 1, 1, 'a')] });
+    expect(changed.outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^Non-deterministic script: task\(\) call #1 asked for "b", but the journal holds "a"/) });
+    const dropped = run('return 1;', { journal: [done(0, 1, 1, 'a')] });
+    expect(dropped.outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^Non-deterministic script: the journal holds task\(\) call #1 \("a"\)/) });
+    // Catching the rejection does not hide it.
+    const caught = run(`try { await ${taskCall('b')}; } catch {} return 'fine';`, { journal: [done(0, 1, 1, 'a')] });
+    expect(caught.outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^Non-deterministic script/) });
+  });
+
+  it('rejects a task() with an open result schema catchably, naming the JSON path, before creating a task', () => {
+    const outcome = run(
+      `try { await task({ title: 'x', prompt: 'p', result: { type: 'object', properties: { a: { type: 'object', properties: {} } }, required: ['a'] } }); } catch (e) { return e.message; }`,
+    );
+    expect(outcome.newTasks).toEqual([]);
+    expect(outcome.outcome).toMatchObject({ kind: 'returned', result: expect.stringMatching(/at \$: objects must set "additionalProperties": false.*at \$\.properties\.a: objects must set/) });
+    expect(run(`await task({ title: '', prompt: 'p', result: ${JSON.stringify(RESULT)} })`).outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/title must be a non-empty string/) });
+  });
+
+  it('fails the workflow with the uncaught error message', () => {
+    expect(run('throw new Error("no topics given")').outcome).toEqual({ kind: 'failed', error: 'no topics given' });
+    expect(run('null.x').outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^TypeError: /) });
+    expect(run('const o = {}; o.self = o; return o;').outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/^The script's return value is not JSON/) });
+  });
+});
+
+describe('the sandbox', () => {
+  it('offers no require, process, module loading, timers or other host objects', () => {
+    const probe = run(`
+      const names = Object.getOwnPropertyNames(globalThis);
+      const viaFunction = Function('return typeof require + typeof process + typeof fetch + typeof setTimeout + typeof console')();
+      const viaConstructor = (() => {}).constructor.constructor('return this')() === globalThis;
+      let imported;
+      try { await import('fs'); imported = 'loaded'; } catch (e) { imported = e.message; }
+      return { names, viaFunction, viaConstructor, imported, require: typeof require, process: typeof process, std: typeof std, os: typeof os };
+    `);
+    expect(probe.outcome.kind).toBe('returned');
+    const result = (probe.outcome as { result: Record<string, unknown> }).result;
+    expect(result).toMatchObject({ viaFunction: 'undefinedundefinedundefinedundefinedundefined', viaConstructor: true, imported: "could not load module 'fs'", require: 'undefined', process: 'undefined', std: 'undefined', os: 'undefined' });
+    const ecmaScript = new Set(['Object', 'Function', 'Array', 'Number', 'parseFloat', 'parseInt', 'Infinity', 'NaN', 'undefined', 'Boolean', 'String', 'Symbol', 'Date', 'Promise', 'RegExp', 'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'InternalError', 'globalThis', 'JSON', 'Math', 'ArrayBuffer', 'SharedArrayBuffer', 'Uint8Array', 'Int8Array', 'Uint16Array', 'Int16Array', 'Uint32Array', 'Int32Array', 'Float16Array', 'Float32Array', 'Float64Array', 'Uint8ClampedArray', 'BigUint64Array', 'BigInt64Array', 'DataView', 'Map', 'BigInt', 'Set', 'WeakMap', 'WeakSet', 'Proxy', 'Reflect', 'decodeURI', 'decodeURIComponent', 'encodeURI', 'encodeURIComponent', 'escape', 'unescape', 'eval', 'isFinite', 'isNaN', 'Iterator']);
+    const extra = (result['names'] as string[]).filter((name) => !ecmaScript.has(name));
+    expect(extra.sort()).toEqual(['input', 'log', 'task']);
+  });
+
+  it('cannot replace the deterministic Math.random or the workflow functions', () => {
+    expect(run('"use strict"; try { Math.random = () => 1; } catch (e) { return e.name; }').outcome).toEqual({ kind: 'returned', result: 'TypeError' });
+    expect(run('task = 1; log = 2; return [typeof task, typeof log];').outcome).toEqual({ kind: 'returned', result: ['function', 'function'] });
+  });
+
+  it('stops an endless loop at the CPU-time limit, uncatchably', () => {
+    const outcome = run('try { while (true) {} } catch (e) { return "escaped"; }', { limits: { ...DEFAULT_WORKFLOW_LIMITS, cpuTimeLimitMs: 200 } });
+    expect(outcome).toMatchObject({ outcome: { kind: 'failed', error: 'The script ran longer than its CPU-time limit of 200 ms in one run (an endless loop?).' }, moduleBroken: false });
+    const async = run('for (;;) { await null; }', { limits: { ...DEFAULT_WORKFLOW_LIMITS, cpuTimeLimitMs: 200 } });
+    expect(async.outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/CPU-time limit/) });
+  });
+
+  it('stops a memory bomb at the memory limit', () => {
+    const outcome = run(`const a = []; for (;;) a.push([${Array.from({ length: 32 }, (_, i) => i).join(', ')}]);`, {
+      limits: { ...DEFAULT_WORKFLOW_LIMITS, memoryLimitBytes: 8 << 20, cpuTimeLimitMs: 5000 },
+    });
+    expect(outcome.outcome).toEqual({ kind: 'failed', error: 'The script ran out of memory (the limit is 8 MiB per run).' });
+    expect(run('return 1').outcome).toEqual({ kind: 'returned', result: 1 });
+  });
+
+  it('stops deep recursion, in script and in native code, and keeps working', () => {
+    expect(run('function f() { return f() + 1; } return f();').outcome).toEqual({ kind: 'failed', error: 'The script nested too deeply (stack overflow).' });
+    expect(run('return eval("[".repeat(100000))').outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/stack overflow/) });
+    expect(run('let o = {}; let c = o; for (let i = 0; i < 100000; i++) { c.a = {}; c = c.a; } return JSON.stringify(o).length;').outcome).toMatchObject({
+      kind: 'failed',
+    });
+    expect(run('return 2').outcome).toEqual({ kind: 'returned', result: 2 });
+  });
+
+  it('fails a workflow whose log grows past its limit, and one that asks for too many tasks', () => {
+    const limits = { ...DEFAULT_WORKFLOW_LIMITS, maxLogLines: 100, maxTasksPerWorkflow: 50 };
+    expect(run('for (;;) log("line");', { limits }).outcome).toEqual({ kind: 'failed', error: "The workflow's log exceeded its limit (100 lines or 65536 bytes); log less." });
+    expect(run('log("x".repeat(70000))', { limits }).outcome).toMatchObject({ kind: 'failed', error: expect.stringMatching(/log exceeded its limit/) });
+    const bomb = run(`try { for (let i = 0; ; i++) ${taskCall('t')}.catch(() => {}); } catch {} return 'survived';`, { limits });
+    expect(bomb).toMatchObject({ outcome: { kind: 'failed', error: 'The workflow asked for more than 50 tasks, the most one workflow may create.' } });
+  });
+});
+
+describe('checkWorkflowScript', () => {
+  it('accepts top-level await and return, and names the line and column of a syntax error', () => {
+    expect(checkWorkflowScript(module, 'const x = await task({});\nreturn x;', DEFAULT_WORKFLOW_LIMITS)).toBeUndefined();
+    expect(checkWorkflowScript(module, 'const a = 1;\nlet x = ;', DEFAULT_WORKFLOW_LIMITS)).toMatch(/^SyntaxError: .*\(line 2, column \d+\)$/);
+  });
+});
