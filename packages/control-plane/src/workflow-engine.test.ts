@@ -2,6 +2,16 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { controlPlanes } from './testing.js';
 import { driveWorkflows, FAN_OUT_SCRIPT } from './__fixtures__/workflow-driver.js';
 import type { ClaimedTask } from './workflow-client.js';
+import type { ControlPlane } from './create-control-plane.js';
+
+const TEXT = { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } };
+const ask = (title: string) => `task({ title: ${JSON.stringify(title)}, prompt: 'Do ${title}.', result: ${JSON.stringify(TEXT)} })`;
+
+async function advanceAll(plane: ControlPlane): Promise<number> {
+  let count = 0;
+  while ((await plane.client.advances.runNext({ workerId: 'w' })) !== null) count += 1;
+  return count;
+}
 
 describe.each(['postgres', 'pglite'] as const)('workflows on %s', (kind) => {
   const planes = controlPlanes(kind);
@@ -35,5 +45,162 @@ describe.each(['postgres', 'pglite'] as const)('workflows on %s', (kind) => {
     expect(done.replays).toBeGreaterThanOrEqual(3);
     expect(done.replays).toBeLessThanOrEqual(5);
     expect(done.finishedAt).not.toBeNull();
+  });
+
+  it('lets the script catch a failed task, and fails the workflow with an uncaught error', async () => {
+    const plane = await planes.open();
+    const { client } = plane;
+    const caught = await client.workflows.start({ agentId: 'a', title: 'Catch', script: `try { await ${ask('x')}; } catch (e) { return 'recovered: ' + e.message; }` });
+    const thrown = await client.workflows.start({ agentId: 'a', title: 'Throw', script: `await ${ask('y')}; throw new Error('not reached');` });
+    await driveWorkflows(client, () => ({ fail: 'the site was down' }));
+    expect(await client.workflows.get({ agentId: 'a', workflowId: caught.id })).toMatchObject({ status: 'succeeded', result: 'recovered: Task "x" failed: the site was down' });
+    expect(await client.workflows.get({ agentId: 'a', workflowId: thrown.id })).toMatchObject({ status: 'failed', error: 'Task "y" failed: the site was down', result: null });
+  });
+
+  it('fails a workflow whose replay asks for a different task than the journal holds', async () => {
+    const plane = await planes.open();
+    const { client } = plane;
+    const started = await client.workflows.start({ agentId: 'a', title: 'Drift', script: `return (await ${ask('first')}).text;` });
+    await advanceAll(plane);
+    // The script changes under the journal (as a script depending on anything but input and task results would).
+    await plane.driver.query(`UPDATE ${plane.schema}.workflow SET script = $2 WHERE id = $1`, [started.id, `return (await ${ask('second')}).text;`]);
+    const task = (await client.tasks.claim({ workerId: 'w' }))!;
+    expect(await client.tasks.submit({ taskId: task.id, leaseToken: task.leaseToken, result: { text: 'done' } })).toMatchObject({ accepted: true });
+    await advanceAll(plane);
+    const failed = await client.workflows.get({ agentId: 'a', workflowId: started.id });
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toMatch(/^Non-deterministic script: task\(\) call #1 asked for "second", but the journal holds "first"/);
+  });
+
+  it('validates submissions against the stored schema, and refuses them without the lease, twice, or for unknown tasks', async () => {
+    const plane = await planes.open();
+    const { client } = plane;
+    await client.workflows.start({ agentId: 'a', title: 'Submit', script: `return (await ${ask('one')}).text;` });
+    await advanceAll(plane);
+    const task = (await client.tasks.claim({ workerId: 'w' }))!;
+    expect(task.resultSchema).toEqual(TEXT);
+    expect(Object.keys(task.resultSchema)).toEqual(Object.keys(TEXT));
+    const wrong = await client.tasks.submit({ taskId: task.id, leaseToken: task.leaseToken, result: { text: 3, extra: true } });
+    expect(wrong).toEqual({
+      accepted: false,
+      errors: expect.arrayContaining([
+        { path: '$.text', message: 'must be string' },
+        { path: '$.extra', message: 'is not allowed (the schema does not define this property)' },
+      ]),
+    });
+    await expect(client.tasks.submit({ taskId: task.id, leaseToken: '00000000-0000-4000-8000-000000000000', result: { text: 'x' } })).rejects.toMatchObject({
+      name: 'ControlPlaneConflictError',
+      code: 'lease_lost',
+    });
+    const right = await client.tasks.submit({ taskId: task.id, leaseToken: task.leaseToken, result: { text: 'fine' } });
+    expect(right).toMatchObject({ accepted: true, task: { status: 'succeeded', result: { text: 'fine' } } });
+    await expect(client.tasks.submit({ taskId: task.id, leaseToken: task.leaseToken, result: { text: 'again' } })).rejects.toMatchObject({ code: 'already_submitted' });
+    await expect(client.tasks.submit({ taskId: '00000000-0000-4000-8000-000000000000', leaseToken: task.leaseToken, result: {} })).rejects.toMatchObject({
+      code: 'task_not_found',
+    });
+    expect(await client.tasks.fail({ taskId: task.id, leaseToken: task.leaseToken, error: 'late' })).toMatchObject({ status: 'succeeded' });
+    const { rows } = await plane.driver.query<{ result: unknown }>(`SELECT result FROM ${plane.schema}.task WHERE id = $1`, [task.id]);
+    expect(rows).toEqual([{ result: { text: 'fine' } }]);
+    await advanceAll(plane);
+    expect((await client.workflows.list({ agentId: 'a' }))[0]).toMatchObject({ status: 'succeeded', result: 'fine' });
+  });
+
+  it('cancels: queued tasks cancelled, a running task told to stop and refused, nothing runs again', async () => {
+    const plane = await planes.open();
+    const { client } = plane;
+    const started = await client.workflows.start({ agentId: 'a', title: 'Cancel', script: `return await Promise.all([${ask('a')}, ${ask('b')}]);` });
+    await advanceAll(plane);
+    const running = (await client.tasks.claim({ workerId: 'w' }))!;
+    await expect(client.workflows.cancel({ agentId: 'other', workflowId: started.id })).rejects.toMatchObject({ code: 'workflow_not_found' });
+    expect(await client.workflows.cancel({ agentId: 'a', workflowId: started.id })).toMatchObject({ status: 'cancelled', error: 'The workflow was cancelled.' });
+    expect(await client.tasks.heartbeat({ taskId: running.id, leaseToken: running.leaseToken })).toEqual({ keepRunning: false, status: 'cancelled' });
+    await expect(client.tasks.submit({ taskId: running.id, leaseToken: running.leaseToken, result: { text: 'x' } })).rejects.toMatchObject({ code: 'task_not_running' });
+    expect(await client.tasks.claim({ workerId: 'w' })).toBeNull();
+    expect(await client.advances.runNext({ workerId: 'w' })).toBeNull();
+    const details = await client.workflows.get({ agentId: 'a', workflowId: started.id });
+    expect(details.tasks.map((task) => task.status)).toEqual(['cancelled', 'cancelled']);
+    expect(await client.workflows.cancel({ agentId: 'a', workflowId: started.id })).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('queues a background job for the agent when a workflow with notifyOnFinish finishes', async () => {
+    const plane = await planes.open();
+    const { client } = plane;
+    const started = await client.workflows.start({ agentId: 'a', title: 'Report back', script: `return { answer: (await ${ask('q')}).text };`, notifyOnFinish: true });
+    await driveWorkflows(client, () => ({ text: '42' }));
+    const jobs = await client.jobs.list({ agentId: 'a' });
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ kind: 'background', status: 'queued', title: 'Workflow succeeded: Report back' });
+    expect(jobs[0]!.prompt).toContain(`Your workflow "Report back" (id ${started.id}) succeeded.`);
+    expect(jobs[0]!.prompt).toContain('"answer": "42"');
+    expect((await client.work.claim({ workerId: 'w' }))?.id).toBe(jobs[0]!.id);
+  });
+
+  it('refuses scripts that do not compile or are too large, inputs that are not JSON, and too many running workflows', async () => {
+    const plane = await planes.open({ workflowLimits: { maxRunningPerAgent: 1, maxScriptBytes: 100 } });
+    const { client } = plane;
+    await expect(client.workflows.start({ agentId: 'a', title: 't', script: 'const x = ;' })).rejects.toMatchObject({
+      code: 'script_invalid',
+      message: expect.stringMatching(/^The workflow script does not compile: SyntaxError: .*\(line 1, column \d+\)\.$/),
+    });
+    await expect(client.workflows.start({ agentId: 'a', title: 't', script: `return ${'1 + '.repeat(40)}1;` })).rejects.toMatchObject({ code: 'script_too_large' });
+    await expect(client.workflows.start({ agentId: 'a', title: 't', script: 'return 1', input: 10n as never })).rejects.toMatchObject({ code: 'input_invalid' });
+    await client.workflows.start({ agentId: 'a', title: 't', script: `return await ${'task'}({ title: 'x', prompt: 'y', result: {} });` });
+    await expect(client.workflows.start({ agentId: 'a', title: 't', script: 'return 1' })).rejects.toMatchObject({ code: 'workflow_limit_reached' });
+    expect(await client.workflows.start({ agentId: 'b', title: 't', script: 'return 1' })).toMatchObject({ status: 'running' });
+  });
+
+  it('fails a workflow that hits a sandbox limit with a clear error, and goes on advancing others', async () => {
+    const plane = await planes.open({ workflowLimits: { cpuTimeLimitMs: 200, maxTasksPerWorkflow: 20 } });
+    const { client } = plane;
+    const loop = await client.workflows.start({ agentId: 'a', title: 'Loop', script: 'while (true) {}' });
+    const bomb = await client.workflows.start({ agentId: 'a', title: 'Bomb', script: `for (;;) ${ask('t')};` });
+    const fine = await client.workflows.start({ agentId: 'a', title: 'Fine', script: 'return input.n + 1', input: { n: 1 } });
+    await advanceAll(plane);
+    expect(await client.workflows.get({ agentId: 'a', workflowId: loop.id })).toMatchObject({ status: 'failed', error: expect.stringMatching(/CPU-time limit of 200 ms/) });
+    expect(await client.workflows.get({ agentId: 'a', workflowId: bomb.id })).toMatchObject({
+      status: 'failed',
+      error: 'The workflow asked for more than 20 tasks, the most one workflow may create.',
+      tasks: [],
+    });
+    expect(await client.workflows.get({ agentId: 'a', workflowId: fine.id })).toMatchObject({ status: 'succeeded', result: 2, replays: 1 });
+  });
+
+  it('gives a task whose worker stopped heartbeating to another worker, and fails it after its attempts', async () => {
+    const plane = await planes.open({ workflowLimits: { taskLeaseSeconds: 1, maxTaskAttempts: 2 } });
+    const { client } = plane;
+    const started = await client.workflows.start({ agentId: 'a', title: 'Lease', script: `try { return (await ${ask('slow')}).text; } catch (e) { return e.message; }` });
+    await advanceAll(plane);
+    const first = (await client.tasks.claim({ workerId: 'w1' }))!;
+    expect(await client.tasks.claim({ workerId: 'w2' })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    const second = (await client.tasks.claim({ workerId: 'w2' }))!;
+    expect(second).toMatchObject({ id: first.id, attempts: 2, workerId: 'w2' });
+    expect(await client.tasks.heartbeat({ taskId: first.id, leaseToken: first.leaseToken })).toEqual({ keepRunning: false, status: 'running' });
+    await expect(client.tasks.submit({ taskId: first.id, leaseToken: first.leaseToken, result: { text: 'stale' } })).rejects.toMatchObject({ code: 'lease_lost' });
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(await client.tasks.claim({ workerId: 'w3' })).toBeNull();
+    await advanceAll(plane);
+    expect(await client.workflows.get({ agentId: 'a', workflowId: started.id })).toMatchObject({
+      status: 'succeeded',
+      result: 'Task "slow" failed: The worker running this task stopped responding 2 times; it is not retried again.',
+    });
+  });
+
+  it('hands a released task to the next worker and re-runs an abandoned advance', async () => {
+    const plane = await planes.open({ workflowLimits: { advanceLeaseSeconds: 1 } });
+    const { client } = plane;
+    const started = await client.workflows.start({ agentId: 'a', title: 'Release', script: `return (await ${ask('t')}).text;` });
+    // A worker claimed the advance and died before storing anything.
+    await plane.driver.query(`UPDATE ${plane.schema}.workflow SET advance_token = gen_random_uuid(), advance_claimed_at = now(), advance_attempts = 1 WHERE id = $1`, [started.id]);
+    expect(await client.advances.runNext({ workerId: 'w' })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(await client.advances.runNext({ workerId: 'w' })).toMatchObject({ workflowId: started.id, status: 'running', newTasks: 1 });
+    const task = (await client.tasks.claim({ workerId: 'w1' }))!;
+    expect(await client.tasks.release({ taskId: task.id, leaseToken: task.leaseToken })).toMatchObject({ status: 'queued', workerId: null });
+    const again = (await client.tasks.claim({ workerId: 'w2' }))!;
+    expect(again).toMatchObject({ id: task.id, workerId: 'w2' });
+    await client.tasks.submit({ taskId: again.id, leaseToken: again.leaseToken, result: { text: 'ok' } });
+    await advanceAll(plane);
+    expect(await client.workflows.get({ agentId: 'a', workflowId: started.id })).toMatchObject({ status: 'succeeded', result: 'ok', replays: 2 });
   });
 });
