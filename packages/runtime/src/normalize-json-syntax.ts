@@ -72,11 +72,13 @@ export function normalizeJsonSyntax(text: string): NormalizedJson {
 
 class Normalizer {
   private readonly text: string;
-  private out = '';
+  /** The output, in pieces (joined once at the end). */
+  private readonly out: string[] = [];
   private readonly stack: Container[] = [];
   /** The last significant character emitted outside strings (`''` at the start, `v` after a value). */
   private prev = '';
   private readonly counts = new Map<FixKind, number>();
+  private readonly searches = new Map<string, { from: number; to: number; found: number }>();
 
   constructor(text: string) {
     this.text = text;
@@ -90,7 +92,7 @@ class Normalizer {
       const c = text[i] as string;
       const code = text.charCodeAt(i);
       if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) {
-        this.out += c;
+        this.out.push(c);
         i++;
       } else if (c === '"') {
         i = this.doubleQuoted(i);
@@ -105,11 +107,11 @@ class Normalizer {
         // `{\"a\": 1}` is escaped JSON: leave it all to jsonrepair.
         if (next === '"') return { text, fixes: [] };
         if (next === 'n' || next === 'r' || next === 't') {
-          this.out += ' ';
+          this.out.push(' ');
           this.count('escapes');
           i += 2;
         } else {
-          this.out += c;
+          this.out.push(c);
           i++;
         }
       } else if (c === '{' || c === '[') {
@@ -144,11 +146,11 @@ class Normalizer {
         i++;
       }
     }
-    return { text: this.out, fixes: this.fixes() };
+    return { text: this.out.join(''), fixes: this.fixes() };
   }
 
   private emit(token: string): void {
-    this.out += token;
+    this.out.push(token);
     this.prev = token === '}' || token === ']' || token === ')' ? 'v' : token;
   }
 
@@ -239,14 +241,14 @@ class Normalizer {
       const match = NUMBER_WITH_SEPARATORS.exec(text);
       if (match !== null && match[0].includes('_')) {
         this.count('separators');
-        this.out += match[0].replaceAll('_', '');
+        this.out.push(match[0].replaceAll('_', ''));
         this.prev = 'v';
         return i + match[0].length;
       }
     }
     let end = i + 1;
     while (end < text.length && /[\w.+-]/.test(text[end] as string)) end++;
-    this.out += text.slice(i, end);
+    this.out.push(text.slice(i, end));
     this.prev = 'v';
     return end;
   }
@@ -260,11 +262,11 @@ class Normalizer {
       // `run_in_background": false`: a property name missing its opening quote.
       if (this.text[end] === '"' && this.text[this.nextSignificant(end + 1)] === ':') {
         this.count('keyQuotes');
-        this.out += `"${word}"`;
+        this.out.push(`"${word}"`);
         this.prev = 'k';
         return end + 1;
       }
-      this.out += word;
+      this.out.push(word);
       this.prev = 'k';
       return end;
     }
@@ -272,7 +274,7 @@ class Normalizer {
     const followedByColon = this.text[this.nextSignificant(end)] === ':';
     if (replacement !== undefined && this.valuePosition() && !followedByColon) {
       this.count(word === 'NaN' || word === 'Infinity' ? 'nonFinite' : 'literals');
-      this.out += replacement;
+      this.out.push(replacement);
       this.prev = 'v';
       return end;
     }
@@ -281,11 +283,11 @@ class Normalizer {
       BARE_VALUE.lastIndex = i;
       const bare = (BARE_VALUE.exec(this.text) as RegExpExecArray)[0];
       this.count('bareValues');
-      this.out += JSON.stringify(bare);
+      this.out.push(JSON.stringify(bare));
       this.prev = 'v';
       return i + bare.length;
     }
-    this.out += word;
+    this.out.push(word);
     this.prev = 'v';
     return end;
   }
@@ -299,11 +301,11 @@ class Normalizer {
     if (top !== '{' && top !== '[' && top !== '(') return;
     if (this.prev === 'v') {
       this.count('separators_missing');
-      this.out += ',';
+      this.out.push(',');
       this.prev = ',';
     } else if (this.prev === 'k') {
       this.count('separators_missing');
-      this.out += ':';
+      this.out.push(':');
       this.prev = ':';
     }
   }
@@ -320,7 +322,7 @@ class Normalizer {
     let j = start + 1;
     while (j < text.length && text[j] !== "'") j += text[j] === '\\' ? 2 : 1;
     let end = Math.min(j + 1, text.length);
-    this.out += text.slice(start, end);
+    this.out.push(text.slice(start, end));
     if (text[end] === "'" && /^[\s]*[,:}\]]/.test(text.slice(end + 1, end + 2 + 16))) {
       this.count('doubledQuotes');
       end++;
@@ -341,7 +343,8 @@ class Normalizer {
       this.count('doubledQuotes');
       start = i + 1;
     }
-    let content = '';
+    /** The string's text so far (before `chunk`), in pieces. */
+    const content: string[] = [];
     let inner = 0;
     let lastInner = -1;
     let chunk = start + 1;
@@ -353,7 +356,7 @@ class Normalizer {
         continue;
       }
       if (code < 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) {
-        content += `${text.slice(chunk, j)}\\u${code.toString(16).padStart(4, '0')}`;
+        content.push(text.slice(chunk, j), `\\u${code.toString(16).padStart(4, '0')}`);
         chunk = j + 1;
         this.count('controls');
         j++;
@@ -363,13 +366,13 @@ class Normalizer {
         j++;
         continue;
       }
-      const raw = content + text.slice(chunk, j);
       const next = this.nextSignificant(j + 1);
       if (isKey) {
+        const raw = content.join('') + text.slice(chunk, j);
         if (next === j + 1 && text[next] === '"' && text[this.nextSignificant(j + 2)] === ':') {
           // `""city"":` (CSV-style doubling).
           this.count('doubledQuotes');
-          this.out += `"${raw}"`;
+          this.out.push(`"${raw}"`);
           this.prev = 'k';
           return j + 2;
         }
@@ -377,7 +380,7 @@ class Normalizer {
           const colon = raw.indexOf(':');
           if (colon >= 0) return this.keyClosedAtColon(raw, colon, start);
         }
-        this.out += `"${raw}"`;
+        this.out.push(`"${raw}"`);
         this.prev = 'k';
         return j + 1;
       }
@@ -387,7 +390,7 @@ class Normalizer {
         while (comma > start && /\s/.test(text[comma] as string)) comma--;
         if (text[comma] === ',') {
           this.count('stringQuotes');
-          this.out += `"${text.slice(start + 1, comma).trimEnd()}",`;
+          this.out.push(`"${text.slice(start + 1, comma).trimEnd()}",`);
           this.prev = ',';
           return lastInner;
         }
@@ -395,14 +398,14 @@ class Normalizer {
       const verdict = this.endsString(j, next, inner);
       if (verdict === 'content') {
         lastInner = j;
-        content = `${raw}\\"`;
+        content.push(text.slice(chunk, j), '\\"');
         chunk = j + 1;
         inner++;
         this.count('innerQuotes');
         j++;
         continue;
       }
-      this.out += `"${raw}"`;
+      this.out.push(`"${content.join('')}${text.slice(chunk, j)}"`);
       this.prev = 'v';
       if (verdict === 'doubled') {
         this.count('doubledQuotes');
@@ -411,12 +414,12 @@ class Normalizer {
       return j + 1;
     }
     // The input ends inside the string: keep it open for the closing rung (it was cut off).
-    const raw = content + text.slice(chunk, Math.min(j, n));
+    const raw = content.join('') + text.slice(chunk, Math.min(j, n));
     if (isKey) {
       const colon = raw.indexOf(':');
       if (colon >= 0) return this.keyClosedAtColon(raw, colon, start);
     }
-    this.out += `"${raw}`;
+    this.out.push(`"${raw}`);
     this.prev = 'v';
     return n;
   }
@@ -424,7 +427,7 @@ class Normalizer {
   /** `"name: "Ana"` → `"name":`, then the scan goes on right after the colon (inside what was read as the key). */
   private keyClosedAtColon(raw: string, colon: number, start: number): number {
     this.count('keyQuotes');
-    this.out += `"${raw.slice(0, colon).trimEnd()}":`;
+    this.out.push(`"${raw.slice(0, colon).trimEnd()}":`);
     this.prev = ':';
     // `raw` may hold rewritten escapes only after the first inner quote; keys are short, so map back by searching.
     const resume = this.text.indexOf(':', start + 1);
@@ -517,6 +520,24 @@ class Normalizer {
   }
 
   /**
+   * The first `needle` in `text[from, limit)`, or -1. Searches overlap (many quotes before one long comment), so the
+   * last search per needle is remembered and only the part not yet searched is scanned: linear overall.
+   */
+  private findWithin(needle: '\n' | '*/', from: number, limit: number): number {
+    const memo = this.searches.get(needle);
+    if (memo !== undefined && from >= memo.from && from <= memo.to && (memo.found === -1 || memo.found >= from)) {
+      if (memo.found >= from) return memo.found < limit ? memo.found : -1;
+      if (limit <= memo.to) return -1;
+      const found = this.text.slice(0, limit).indexOf(needle, Math.max(from, memo.to - needle.length + 1));
+      this.searches.set(needle, { from, to: limit, found });
+      return found;
+    }
+    const found = this.text.slice(0, limit).indexOf(needle, from);
+    this.searches.set(needle, { from, to: limit, found });
+    return found;
+  }
+
+  /**
    * The next position at or after `from` that is not whitespace, a comment or a literal `\n` / `\r` / `\t` escape
    * between tokens. Looks at most `MAX_LOOKAHEAD` characters ahead (then answers where it stopped, a whitespace).
    */
@@ -529,11 +550,10 @@ class Normalizer {
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) k++;
       else if (c === 0x5c && /[nrt]/.test(text[k + 1] ?? '')) k += 2;
       else if (c === 0x2f && (text[k + 1] === '/' || text[k + 1] === '*')) {
-        // Searched within the window only, so a quote before an endless comment costs at most the window.
-        const window = text.slice(k + 2, limit);
-        const close = text[k + 1] === '/' ? window.indexOf('\n') : window.indexOf('*/');
-        if (close < 0) return limit === text.length ? text.length : limit;
-        k += 2 + close + (text[k + 1] === '/' ? 0 : 2);
+        const line = text[k + 1] === '/';
+        const close = this.findWithin(line ? '\n' : '*/', k + 2, limit);
+        if (close < 0) return limit;
+        k = close + (line ? 0 : 2);
       } else return k;
     }
     return k;
