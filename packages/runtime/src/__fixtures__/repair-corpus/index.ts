@@ -4,6 +4,7 @@ import { literalCases } from './literals.js';
 import { quoteCases } from './quotes.js';
 import { secondBatchCases } from './second-batch.js';
 import { structureCases } from './structure.js';
+import { thirdBatchCases } from './third-batch.js';
 import { truncationCases } from './truncation.js';
 import { wrapperCases } from './wrappers.js';
 
@@ -13,7 +14,7 @@ export { formatRate, formatScores, scoreCorpus, type CorpusReading, type CorpusS
 
 /** The project's own corpus of malformed (and control) tool-call arguments, every case citing what it reproduces. */
 export function ownCorpus(): CorpusCase[] {
-  return [...literalCases, ...quoteCases, ...structureCases, ...wrapperCases, ...truncationCases, ...controlCases, ...secondBatchCases];
+  return [...literalCases, ...quoteCases, ...structureCases, ...wrapperCases, ...truncationCases, ...controlCases, ...secondBatchCases, ...thirdBatchCases];
 }
 
 /** Share of the own corpus held out from rule development (measured, never looked at while growing the ladder). */
