@@ -2,7 +2,7 @@ import type { ClaimedTask, ControlPlane, JsonValue, WorkflowRecord } from '@core
 import { controlPlanes } from '@core/control-plane/testing';
 import { createOpenAIResponsesGateway } from '@core/runtime';
 import { createRequestValidator, officialOpenapiDocument, functionCallOutputs, lastUserText, reply, startTestModelServer, type ScriptStep, type TestModelServer } from '@core/testkit';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTaskTurnTools, runTaskTurn } from './task-turn.js';
 
 const official = officialOpenapiDocument();
@@ -19,6 +19,8 @@ const FACTS = {
 describe.each(['postgres', 'pglite'] as const)('workflow task turns on %s', (kind) => {
   const planes = controlPlanes(kind);
   let model: TestModelServer | undefined;
+  // The first open starts PGlite and migrates (tens of seconds on a busy machine): not part of any one test.
+  beforeAll(() => planes.open(), 120_000);
   afterEach(async () => {
     await model?.close();
     model = undefined;

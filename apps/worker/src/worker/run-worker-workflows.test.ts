@@ -21,7 +21,9 @@ describe.each(['postgres', 'pglite'] as const)('runWorker with workflows on %s',
   beforeAll(async () => {
     model = await startWorkflowModel({ slowMs: 30_000 });
     homes = await mkdtemp(path.join(tmpdir(), 'ankole-workflow-homes-'));
-  });
+    // The first open starts PGlite and migrates (tens of seconds on a busy machine): not part of any one test.
+    await planes.open();
+  }, 120_000);
   afterAll(async () => {
     await model.close();
     await planes.close();
