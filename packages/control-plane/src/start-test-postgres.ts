@@ -8,6 +8,8 @@ import { ControlPlaneFailure } from './errors.js';
 export interface TestPostgres {
   /** `postgres://postgres:password@127.0.0.1:<port>/test`. */
   readonly url: string;
+  /** The server's data folder (under the temporary directory), removed by `stop()`. */
+  readonly dataDir: string;
   /** How long initialising and starting the server took, in milliseconds. */
   readonly startMs: number;
   /** Stops the server and removes its data folder; safe to call twice. */
@@ -61,6 +63,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     let stopping: Promise<void> | undefined;
     return {
       url: `postgres://postgres:password@127.0.0.1:${port}/test`,
+      dataDir: databaseDir,
       startMs: performance.now() - started,
       stop() {
         stopping ??= running.stop().finally(() => rm(databaseDir, { recursive: true, force: true }));
