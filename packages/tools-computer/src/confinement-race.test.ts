@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { callTool, tempDir, textOf, toolNamed } from './__fixtures__/temp-home.js';
 import { createComputerTools } from './create-computer-tools.js';
+import { loadSkills } from './load-skills.js';
+import { projectSkills } from './project-skills.js';
 
 /*
  * The race the confinement must survive: another process swaps a folder of the home for a symlink to an outside
@@ -11,19 +13,23 @@ import { createComputerTools } from './create-computer-tools.js';
  * be created, listed, read or changed outside. Bounded in time (RACE_MS); the counts are printed.
  */
 const RACE_MS = 4_000;
+const SKILLS_RACE_MS = 2_000;
 
-/** The swapper: a separate node process, renaming the folder aside, planting the symlink, and putting it back. */
+/**
+ * The swapper: a separate node process that, for each folder named (in turn), renames it aside, plants a symlink
+ * to the outside folder in its place, removes the link and puts the folder back, as fast as it can.
+ */
 const SWAPPER = `
 const fs = require('node:fs');
 const path = require('node:path');
-const [home, outside, ms] = process.argv.slice(1);
-const race = path.join(home, 'race');
-const aside = path.join(home, 'race.aside');
+const [home, outside, ms, ...names] = process.argv.slice(1);
 const deadline = Date.now() + Number(ms);
 let swaps = 0;
 let failures = 0;
 process.stdout.write('ready\\n');
-while (Date.now() < deadline) {
+for (let turn = 0; Date.now() < deadline; turn += 1) {
+  const race = path.join(home, names[turn % names.length]);
+  const aside = race + '.aside';
   try {
     fs.renameSync(race, aside);
     fs.symlinkSync(outside, race);
@@ -35,7 +41,7 @@ while (Date.now() < deadline) {
   try {
     fs.renameSync(aside, race);
   } catch {
-    // The tools made a new race folder while it was aside: drop theirs, put the original back.
+    // The tools made a new folder there while it was aside: drop theirs, put the original back.
     try { fs.rmSync(race, { recursive: true, force: true }); fs.renameSync(aside, race); } catch { failures += 1; }
   }
 }
@@ -60,6 +66,18 @@ beforeEach(async () => {
 });
 afterEach(() => root.dispose());
 
+/** Starts the swapper on folders of the home; `counts` resolves when it is done. */
+async function startSwapper(ms: number, names: string[]): Promise<{ counts: Promise<{ swaps: number; failures: number }> }> {
+  const swapper = spawn(process.execPath, ['-e', SWAPPER, home, outside, String(ms), ...names], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  swapper.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const counts = new Promise<{ swaps: number; failures: number }>((resolve) =>
+    swapper.on('close', () => resolve(JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { swaps: number; failures: number })),
+  );
+  await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
+  return { counts };
+}
+
 async function tree(folder: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
@@ -72,11 +90,7 @@ async function tree(folder: string): Promise<Record<string, string>> {
 test('a folder swapped for a symlink to the outside, as fast as another process can, never lets a file tool out', async () => {
   const before = await tree(outside);
   const tools = createComputerTools({ home });
-  const swapper = spawn(process.execPath, ['-e', SWAPPER, home, outside, String(RACE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  swapper.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<void>((resolve) => swapper.on('close', () => resolve()));
-  await new Promise<void>((resolve) => swapper.stdout.once('data', () => resolve()));
+  const swapper = await startSwapper(RACE_MS, ['race']);
 
   const counts = { calls: 0, refusals: 0, writes: 0, reads: 0, listings: 0, edits: 0, searches: 0 };
   const leaks: string[] = [];
@@ -108,15 +122,39 @@ test('a folder swapped for a symlink to the outside, as fast as another process 
   // search_files costs more per call (a sandboxed matcher): one loop.
   loops.push(loop('search_files', (index) => (index % 2 === 0 ? { regex: 'MARKER|inside', path: 'race' } : { regex: 'MARKER|inside', glob: 'race/**' }), () => (counts.searches += 1)));
   await Promise.all([stop, ...loops]);
-  await exited;
-  const { swaps, failures } = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { swaps: number; failures: number };
+  const { swaps, failures } = await swapper.counts;
   console.log(
     `race: ${counts.calls} calls (${counts.writes} writes, ${counts.reads} reads, ${counts.edits} edits, ${counts.listings} listings, ${counts.searches} searches), ` +
       `${counts.refusals} refused or failed, ${swaps} swaps by the other process (${failures} swap steps failed); outside: ${leaks.length} leaks`,
   );
-  expect(swaps).toBeGreaterThan(100);
-  expect(counts.calls).toBeGreaterThan(500);
+  // The race really ran (the counts vary with the machine's load: thousands of each on an idle machine).
+  expect(swaps).toBeGreaterThan(20);
+  expect(counts.calls).toBeGreaterThan(50);
   expect(leaks).toEqual([]);
   // Nothing created, changed or removed outside: no files, no folders.
+  expect(await tree(outside)).toStrictEqual(before);
+}, 30_000);
+
+test('skills projection with .skills and config swapped for symlinks to the outside never writes or removes outside', async () => {
+  const before = await tree(outside);
+  const skillFolder = path.join(root.path, 'skills', 'remote');
+  await mkdir(skillFolder, { recursive: true });
+  await writeFile(path.join(skillFolder, 'SKILL.md'), '---\nname: remote\ndescription: Remote.\nmcpServers:\n  remote:\n    url: https://example.com/mcp\n---\nUse it.\n');
+  const { skills } = await loadSkills([skillFolder]);
+  await projectSkills(skills, { home });
+  const swapper = await startSwapper(SKILLS_RACE_MS, ['.skills', 'config']);
+  const deadline = Date.now() + SKILLS_RACE_MS - 200;
+  let projections = 0;
+  let problems = 0;
+  while (Date.now() < deadline) {
+    // Active, then not: copies are made and removed, the config written and cleaned.
+    const projection = await projectSkills(projections % 2 === 0 ? skills : [], { home }).catch((error: unknown) => ({ problems: [error] }));
+    projections += 1;
+    problems += projection.problems.length;
+  }
+  const { swaps, failures } = await swapper.counts;
+  console.log(`skills race: ${projections} projections (${problems} problems reported), ${swaps} swaps by the other process (${failures} swap steps failed)`);
+  expect(swaps).toBeGreaterThan(20);
+  expect(projections).toBeGreaterThan(2);
   expect(await tree(outside)).toStrictEqual(before);
 }, 30_000);
