@@ -165,6 +165,14 @@ describe.each(['postgres', 'pglite'] as const)('workflows on %s', (kind) => {
     expect(await client.workflows.get({ agentId: 'a', workflowId: fine.id })).toMatchObject({ status: 'succeeded', result: 2, replays: 1 });
   });
 
+  it('refuses limits that are not positive, or an advance lease shorter than a run', async () => {
+    await expect(planes.open({ workflowLimits: { maxTasksPerWorkflow: 0 } })).rejects.toMatchObject({ code: 'options_invalid', field: 'workflowLimits.maxTasksPerWorkflow' });
+    await expect(planes.open({ workflowLimits: { advanceLeaseSeconds: 1, cpuTimeLimitMs: 1000 } })).rejects.toMatchObject({
+      code: 'options_invalid',
+      field: 'workflowLimits.advanceLeaseSeconds',
+    });
+  });
+
   it('gives a task whose worker stopped heartbeating to another worker, and fails it after its attempts', async () => {
     const plane = await planes.open({ workflowLimits: { taskLeaseSeconds: 1, maxTaskAttempts: 2 } });
     const { client } = plane;
@@ -187,13 +195,13 @@ describe.each(['postgres', 'pglite'] as const)('workflows on %s', (kind) => {
   });
 
   it('hands a released task to the next worker and re-runs an abandoned advance', async () => {
-    const plane = await planes.open({ workflowLimits: { advanceLeaseSeconds: 1 } });
+    const plane = await planes.open({ workflowLimits: { advanceLeaseSeconds: 2, cpuTimeLimitMs: 500 } });
     const { client } = plane;
     const started = await client.workflows.start({ agentId: 'a', title: 'Release', script: `return (await ${ask('t')}).text;` });
     // A worker claimed the advance and died before storing anything.
     await plane.driver.query(`UPDATE ${plane.schema}.workflow SET advance_token = gen_random_uuid(), advance_claimed_at = now(), advance_attempts = 1 WHERE id = $1`, [started.id]);
     expect(await client.advances.runNext({ workerId: 'w' })).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await new Promise((resolve) => setTimeout(resolve, 2300));
     expect(await client.advances.runNext({ workerId: 'w' })).toMatchObject({ workflowId: started.id, status: 'running', newTasks: 1 });
     const task = (await client.tasks.claim({ workerId: 'w1' }))!;
     expect(await client.tasks.release({ taskId: task.id, leaseToken: task.leaseToken })).toMatchObject({ status: 'queued', workerId: null });

@@ -6,7 +6,7 @@ import { createTaskWorkApi } from './task-work-api.js';
 import type { TurnQueue } from './turn-queue.js';
 import { createWorkflowApi } from './workflow-api.js';
 import type { AdvanceApi, TaskWorkApi, WorkflowApi } from './workflow-client.js';
-import type { WorkflowLimits } from './workflow-limits.js';
+import { checkWorkflowLimits, type WorkflowLimits } from './workflow-limits.js';
 
 /** What the workflow engine's APIs share. */
 export interface WorkflowEngineOptions {
@@ -28,8 +28,11 @@ export interface WorkflowEngine {
   advances: AdvanceApi;
 }
 
-/** Creates the workflow engine's client surfaces on one database, with one QuickJS module and one Ajv between them. */
+/**
+ * Creates the workflow engine's client surfaces on one database, with one QuickJS module and one Ajv between them.
+ * @throws ControlPlaneInputError (`options_invalid`) for bad limits.
+ */
 export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'driver' | 'schema' | 'queue' | 'limits'>): WorkflowEngine {
-  const shared: WorkflowEngineOptions = { ...options, sandbox: createSandboxModule(), validator: createResultValidator() };
+  const shared: WorkflowEngineOptions = { ...options, limits: checkWorkflowLimits({ ...options.limits }), sandbox: createSandboxModule(), validator: createResultValidator() };
   return { workflows: createWorkflowApi(shared), tasks: createTaskWorkApi(shared), advances: createAdvanceApi(shared) };
 }

@@ -1,3 +1,5 @@
+import { ControlPlaneInputError } from './errors.js';
+
 /** The workflow engine's limits; every one hit is a clear error (a refused start, a failed workflow or task). */
 export interface WorkflowLimits {
   /** Most running workflows per agent (default 10). */
@@ -44,3 +46,24 @@ export const DEFAULT_WORKFLOW_LIMITS: Readonly<WorkflowLimits> = Object.freeze({
   advanceLeaseSeconds: 30,
   maxAdvanceAttempts: 3,
 });
+
+/**
+ * Checks limits: every one a positive number, and the advance lease longer than one run may take (else a second
+ * worker would take over an advance that is still running).
+ * @throws ControlPlaneInputError (`options_invalid`) naming the limit.
+ */
+export function checkWorkflowLimits(limits: WorkflowLimits): WorkflowLimits {
+  for (const [name, value] of Object.entries(limits)) {
+    if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+      throw new ControlPlaneInputError('options_invalid', `workflowLimits.${name} must be a positive number, got ${String(value)}.`, { field: `workflowLimits.${name}` });
+    }
+  }
+  if (limits.advanceLeaseSeconds * 1000 < limits.cpuTimeLimitMs + 1000) {
+    throw new ControlPlaneInputError(
+      'options_invalid',
+      `workflowLimits.advanceLeaseSeconds (${limits.advanceLeaseSeconds} s) must exceed cpuTimeLimitMs (${limits.cpuTimeLimitMs} ms) by at least a second, or a second worker would take over an advance still running.`,
+      { field: 'workflowLimits.advanceLeaseSeconds' },
+    );
+  }
+  return limits;
+}

@@ -1,8 +1,8 @@
 import type { ControlPlaneClient } from '../control-plane-client.js';
-import type { ClaimedTask, JsonObject } from '../workflow-client.js';
+import type { ClaimedTask } from '../workflow-client.js';
 
-/** A stand-in for a task turn: the result to submit for a claimed task (or an error to fail it with). */
-export type TaskAnswer = (task: ClaimedTask) => JsonObject | { fail: string };
+/** A stand-in for a task turn: the result to submit for a claimed task, or `{ fail: reason }` to fail it. */
+export type TaskAnswer = (task: ClaimedTask) => Record<string, unknown>;
 
 /**
  * Drives workflows to rest in this process, as a worker would: runs every due advance, then claims and answers every
