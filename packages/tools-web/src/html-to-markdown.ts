@@ -158,18 +158,18 @@ function cleanTitle(title: string | null | undefined): string | undefined {
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
-/** Trailing spaces and runs of blank lines removed, except inside fenced code blocks, which stay verbatim. */
+/** Trailing spaces and runs of blank lines removed, except inside fenced code blocks (also in lists and quotes), which stay verbatim. */
 function tidy(markdown: string): string {
   const lines: string[] = [];
   let fence: string | undefined;
   for (const line of markdown.split('\n')) {
     if (fence !== undefined) {
       lines.push(line);
-      if (line.startsWith(fence) && line.slice(fence.length).trim() === '' && /^`*$/.test(line.trim())) fence = undefined;
+      const closing = /^[\s>]*(`{3,})\s*$/.exec(line);
+      if (closing !== null && closing[1]!.length >= fence.length) fence = undefined;
       continue;
     }
-    const opening = /^(`{3,})/.exec(line);
-    if (opening !== null) fence = opening[1];
+    fence = /^[\s>]*(`{3,})[^`]*$/.exec(line)?.[1];
     const trimmed = line.trimEnd();
     if (trimmed === '' && (lines.length === 0 || lines.at(-1) === '')) continue;
     lines.push(trimmed);
