@@ -62,6 +62,9 @@ export async function projectSkills(skills: readonly Skill[], options: ProjectSk
   let skillsFolder: HeldFolder;
   try {
     skillsFolder = await ensureFolderAt(homeRoot, SKILLS_FOLDER);
+  } catch (error) {
+    problems.push({ path: skillsRoot, message: `The skills folder of the home could not be made: ${(error as Error).message}` });
+    return { instructions: '', skills: [], problems, mcporterConfig: undefined };
   } finally {
     await closeFolders([homeRoot]);
   }
@@ -151,7 +154,11 @@ async function copySkill(skill: Skill, skillsFolder: HeldFolder): Promise<void> 
 }
 
 async function removeInactiveCopies(skillsFolder: HeldFolder, skillsRoot: string, active: ReadonlySet<string>, problems: SkillProblem[]): Promise<void> {
-  for (const { name: entry } of await readFolder(skillsFolder)) {
+  const entries = await readFolder(skillsFolder).catch((error: unknown) => {
+    problems.push({ path: skillsRoot, message: `The skills folder could not be read to remove inactive copies: ${(error as Error).message}` });
+    return [];
+  });
+  for (const { name: entry } of entries) {
     // Dot entries are not skills: the ledger, and staging / trash folders of projections running now.
     if (entry.startsWith('.') || active.has(entry)) continue;
     await removeAt(skillsFolder, entry).catch((error: unknown) => {
