@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { lexicalTarget } from './confine-path.js';
+import { lexicalTarget } from './lexical-target.js';
 import { ComputerToolError, PathOutsideHomeError } from './errors.js';
 import { closeFolders, entryPath, openFolderAt, openHomeFolder, readLinkAt, type HeldFolder } from './held-folder.js';
 import { isInside, type HomeFolder } from './home-folder.js';
