@@ -162,7 +162,8 @@ function cleanTitle(title: string | null | undefined): string | undefined {
 function tidy(markdown: string): string {
   const lines: string[] = [];
   let fence: string | undefined;
-  for (const line of markdown.split('\n')) {
+  // A table cell outside any table (markup the parser let through) leaves its markers behind.
+  for (const line of stripTableMarkers(markdown).split('\n')) {
     if (fence !== undefined) {
       lines.push(line);
       const closing = /^[\s>]*(`{3,})\s*$/.exec(line);

@@ -85,7 +85,9 @@ describe('createSearxngSearchProvider', () => {
     await server.close();
     server = undefined;
     const provider = createSearxngSearchProvider({ baseURL: origin, retry: { maxAttempts: 2, sleep: async () => {} } });
-    await expect(provider.search('q', { count: 3, signal: signal() })).rejects.toMatchObject({ code: 'search_network_error' });
+    const error = await provider.search('q', { count: 3, signal: signal() }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'search_network_error' });
+    expect((error as Error).message).toMatch(/^SearXNG could not be reached at http:\/\/127\.0\.0\.1:\d+: .*\. Check the network or the provider's base URL\. Gave up after 2 attempts\.$/);
   });
 
   test('needs a base URL', () => {

@@ -106,10 +106,12 @@ describe('createTavilySearchProvider', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  test('gives up on 429 once retries are used up', async () => {
-    server = await startLocalServer((_request, response) => sendJson(response, 429, { detail: { error: 'Rate limit exceeded' } }));
+  test('gives up on 429 once retries are used up, saying how many attempts were made and when to try again', async () => {
+    server = await startLocalServer((_request, response) => sendJson(response, 429, { detail: { error: 'Rate limit exceeded' } }, { 'Retry-After': '2' }));
     const provider = createTavilySearchProvider({ apiKey: 'k', baseURL: server.origin, retry: { maxAttempts: 3, sleep: async () => {} } });
-    await expect(provider.search('q', { count: 3, signal: signal() })).rejects.toMatchObject({ code: 'search_rate_limited', status: 429 });
+    const error = await provider.search('q', { count: 3, signal: signal() }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'search_rate_limited', status: 429 });
+    expect((error as Error).message).toMatch(/^Tavily is rate limiting this key, HTTP 429 \(Rate limit exceeded\)\. Gave up after 3 attempts\. Try again in 2 s \(after \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC\)\.$/);
     expect(server.requests).toHaveLength(3);
   });
 });
