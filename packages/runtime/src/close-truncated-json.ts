@@ -225,7 +225,9 @@ export function closeTruncatedJson(text: string): ClosedJson {
         }
         if (c === ':' && (top as Frame).kind === 'array') {
           // `["q": 1]`: a key inside an array. Guessing the intended structure is risky: refuse, do not repair.
-          return { ok: false, position: i, message: 'found ":" inside an array (a key where a value was expected)', refuse: true };
+          // Unless a closer of the wrong kind was read as the innermost one before: then syntax repair may read it.
+          const wrongCloser = fixes.some((fix) => fix.includes('closed an'));
+          return { ok: false, position: i, message: 'found ":" inside an array (a key where a value was expected)', refuse: !wrongCloser };
         }
         return fail(`expected "," or "${(top as Frame).kind === 'object' ? '}' : ']'}", found ${describeChar(c)}`);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractJsonValue } from './extract-json-value.js';
+import { extractJsonValue, stripOuterFences } from './extract-json-value.js';
 
 describe('extractJsonValue', () => {
   it('takes one object out of a code fence', () => {
@@ -52,5 +52,15 @@ describe('extractJsonValue', () => {
     expect(extractJsonValue('{"key1": "value1"}, "key2": "value2"}')).toEqual({ kind: 'none' });
     expect(extractJsonValue('no object here [1, 2]')).toEqual({ kind: 'none' });
     expect(extractJsonValue('[{"path": "a"}] and more')).toEqual({ kind: 'none' });
+  });
+});
+
+describe('stripOuterFences', () => {
+  it('removes a fence left at the very start or end, and nothing else', () => {
+    expect(stripOuterFences('{"a": "b}```')).toBe('{"a": "b}');
+    expect(stripOuterFences('```json\n{"a": 1')).toBe('{"a": 1');
+    expect(stripOuterFences('{"a": 1}\n```json')).toBe('{"a": 1}');
+    expect(stripOuterFences('{"a": "```"}')).toBeUndefined();
+    expect(stripOuterFences('{"a": 1}')).toBeUndefined();
   });
 });

@@ -150,3 +150,17 @@ function parseObject(source: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/**
+ * The text without a Markdown fence at its very start (```` ```json ```` and the line break after it) or its very
+ * end (```` ``` ````, possibly followed by a closing word such as `json`): what is left when a fence was not
+ * closed, or a stray one follows the value (`{"a": "b}```). `undefined` when there is none. Never throws.
+ */
+export function stripOuterFences(text: string): string | undefined {
+  let result = text.trim();
+  const opening = /^```[\w-]*[ \t]*\r?\n?/.exec(result);
+  if (opening !== null) result = result.slice(opening[0].length);
+  const closing = /\s*```[\w-]*$/.exec(result);
+  if (closing !== null) result = result.slice(0, closing.index);
+  return opening === null && closing === null ? undefined : result;
+}

@@ -26,6 +26,7 @@ describe('normalizeJsonSyntax: literals, numbers, tuples', () => {
 
   it('reads tuples in value position as arrays; a call keeps its parentheses', () => {
     expect(read('{"a": (1, 2), "b": (), "c": (5,), "d": ((1, 2), (True, None)), "e": [(1, 2)]}')).toEqual({ a: [1, 2], b: [], c: [5], d: [[1, 2], [true, null]], e: [[1, 2]] });
+    expect(read('{"one": (1), "s": ("x"), "t": ("x",)}')).toEqual({ one: 1, s: 'x', t: ['x'] });
     expect(normalizeJsonSyntax('{"d": ISODate("2024-01-01")}').text).toBe('{"d": ISODate("2024-01-01")}');
     expect(normalizeJsonSyntax('cb({"a": 1})').text).toBe('cb({"a": 1})');
   });
@@ -39,6 +40,12 @@ describe('normalizeJsonSyntax: comments, brackets, commas', () => {
   it('replaces a closing bracket of the wrong kind and drops closers left over after the root', () => {
     expect(read('{"a": [1, 2}, "b": {"c": 3], "d": [4)}')).toEqual({ a: [1, 2], b: { c: 3 }, d: [4] });
     expect(read('{"a": 1}}]')).toEqual({ a: 1 });
+  });
+
+  it('closes with a wrong closer what the text after it needs: a dropped } before ] when a property follows', () => {
+    expect(read('{"array": [{"key": "value"], "key2": "value2"}')).toEqual({ array: [{ key: 'value' }], key2: 'value2' });
+    expect(read('{"x": {"a": [1, 2}, "b": 3}, "c": 4}')).toEqual({ x: { a: [1, 2], b: 3 }, c: 4 });
+    expect(read('{"rows": [[1, 2}, [3]]}')).toEqual({ rows: [[1, 2], [3]] });
   });
 
   it('removes doubled and trailing commas and puts back missing ones', () => {
@@ -63,6 +70,25 @@ describe('normalizeJsonSyntax: quotes', () => {
     expect(read('{"t": "she said "ok", then left", "n": 1}')).toEqual({ t: 'she said "ok", then left', n: 1 });
     expect(read('{"l": ["say "hi"", "bye"], "q": "x = "y""}')).toEqual({ l: ['say "hi"', 'bye'], q: 'x = "y"' });
     expect(read('{"a":"b,"c":"d"}')).toEqual({ a: 'b', c: 'd' });
+  });
+
+  it('closes a string value that lost its closing quote right before the closers of everything open', () => {
+    expect(read('{"a": "sic tamet, quick brown fox. }')).toEqual({ a: 'sic tamet, quick brown fox.' });
+    expect(read('{"a": [{"b": "x, y}]}')).toEqual({ a: [{ b: 'x, y' }] });
+    // The closers belong to the string when its own text opens them: it was cut off.
+    expect(normalizeJsonSyntax('{"code": "f() { return 1; }').text).toBe('{"code": "f() { return 1; }');
+  });
+
+  it('quotes unquoted values with / or @ and values missing their opening quote; keeps URLs after a colon', () => {
+    expect(read('{"tz": Europe/Paris, "r": 1/3, "d": 2024/01/02, "m": a@b.c}')).toEqual({ tz: 'Europe/Paris', r: '1/3', d: '2024/01/02', m: 'a@b.c' });
+    expect(read('{"a": foo", "b": "bar"}')).toEqual({ a: 'foo', b: 'bar' });
+    expect(normalizeJsonSyntax('{url:https://x.org/a}').text).toBe('{url:https://x.org/a}');
+    expect(read('{"a": 2/*c*/}')).toEqual({ a: 2 });
+  });
+
+  it('ends a string before a property on the next line whose comma is missing', () => {
+    expect(read('{\n  "first": "Ana"\n  "last": "Lima"\n}')).toEqual({ first: 'Ana', last: 'Lima' });
+    expect(normalizeJsonSyntax('{\n  "first": "Ana"\n  last: "Lima"\n}').text).toBe('{\n  "first": "Ana"\n  ,last: "Lima"\n}');
   });
 
   it('leaves a cut-off string open for the closing rung', () => {

@@ -27,6 +27,11 @@ const LITERAL_WORDS: Readonly<Record<string, string>> = {
 };
 
 const WORD = /[A-Za-z_$][\w$]*/y;
+const KEY_WORD = /[\w$]+/y;
+
+function closerOf(container: Container): string {
+  return container === '{' ? '}' : container === '[' ? ']' : ')';
+}
 const BARE_VALUE = /[\w$./@~+*%-]+/y;
 const NUMBER_WITH_SEPARATORS = /[-+]?\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?(?:[eE][-+]?\d+)?(?![\w.])/y;
 
@@ -79,6 +84,8 @@ class Normalizer {
   private prev = '';
   private readonly counts = new Map<FixKind, number>();
   private readonly searches = new Map<string, { from: number; to: number; found: number }>();
+  /** The open tuples (innermost last): where their `[` is in `out`, and how many commas they have had. */
+  private readonly tuples: Array<{ outIndex: number; commas: number }> = [];
 
   constructor(text: string) {
     this.text = text;
@@ -98,7 +105,8 @@ class Normalizer {
         i = this.doubleQuoted(i);
       } else if (c === "'") {
         i = this.singleQuoted(i);
-      } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      } else if (c === '/' && (text[i + 1] === '*' || (text[i + 1] === '/' && text[i - 1] !== ':'))) {
+        // (`//` right after a colon is a URL, `{url:https://x}`, not a comment.)
         i = this.comment(i);
       } else if (c === '#' && this.prev !== ':') {
         i = this.comment(i);
@@ -122,6 +130,7 @@ class Normalizer {
       } else if (c === '(') {
         if (this.valuePosition()) {
           this.stack.push('(');
+          this.tuples.push({ outIndex: this.out.length, commas: 0 });
           this.emit('[');
           this.count('tuples');
         } else {
@@ -130,7 +139,7 @@ class Normalizer {
         }
         i++;
       } else if (c === '}' || c === ']' || c === ')') {
-        this.closer(c);
+        this.closer(c, i);
         i++;
       } else if (c === ',') {
         i = this.comma(i);
@@ -178,7 +187,7 @@ class Normalizer {
     return this.top() === '{' && (this.prev === '{' || this.prev === ',');
   }
 
-  private closer(c: string): void {
+  private closer(c: string, i: number): void {
     const top = this.top();
     if (top === undefined) {
       // A closer left over after the root value (`{"a": 1}}`); before any value it is left for the later rungs.
@@ -186,18 +195,50 @@ class Normalizer {
       else this.emit(c);
       return;
     }
-    this.stack.pop();
-    if (top === 'call') {
-      if (c !== ')') this.count('brackets');
-      this.emit(')');
+    if (c === closerOf(top) || (top === '(' && c === ']')) {
+      this.popContainer();
       return;
     }
-    const wanted = top === '{' ? '}' : ']';
-    if (c !== wanted && !(top === '(' && c === ')')) this.count('brackets');
-    this.emit(wanted);
+    this.count('brackets');
+    for (let pops = this.wrongCloserPops(c, i); pops > 0; pops--) this.popContainer();
+  }
+
+  /** Closes the innermost container: its own closer, or for a one-element tuple without a comma, `(x)`, nothing. */
+  private popContainer(): void {
+    const top = this.stack.pop() as Container;
+    const tuple = top === '(' ? this.tuples.pop() : undefined;
+    if (tuple !== undefined && tuple.commas === 0 && this.prev !== '[') {
+      // `(1)` and `("x")` are a parenthesised value in Python, not a tuple.
+      this.out[tuple.outIndex] = '';
+      this.prev = 'v';
+      return;
+    }
+    this.emit(top === 'call' ? ')' : top === '{' ? '}' : ']');
+  }
+
+  /**
+   * A closing bracket of the wrong kind closes the innermost container, unless the text after it needs an outer
+   * one: `[{"k": 1], "next": 2}` (a dropped `}`: the `]` closes the object and the array, since a property follows)
+   * against `{"a": [1, 2}, "b": 3}` (the `}` stands for the array's `]`).
+   */
+  private wrongCloserPops(c: string, i: number): number {
+    const stack = this.stack;
+    let match = stack.length - 2;
+    while (match >= 0 && closerOf(stack[match] as Container) !== c && !(stack[match] === '(' && c === ']')) match--;
+    if (match < 0) return 1;
+    const text = this.text;
+    const comma = this.nextSignificant(i + 1);
+    if (text[comma] !== ',') return 1;
+    const after = this.nextSignificant(comma + 1);
+    const wantObject = this.startsKey(after);
+    const fits = (container: Container | undefined): boolean => (wantObject ? container === '{' : container === '[' || container === '(');
+    if (fits(stack[stack.length - 2])) return 1;
+    return fits(stack[match - 1]) ? stack.length - match : 1;
   }
 
   private comma(i: number): number {
+    const tuple = this.top() === '(' ? this.tuples[this.tuples.length - 1] : undefined;
+    if (tuple !== undefined) tuple.commas++;
     const next = this.nextSignificant(i + 1);
     const after = next < this.text.length ? this.text[next] : '';
     const dangling = this.prev !== 'k' && (after === '}' || after === ']' || after === ')');
@@ -222,6 +263,18 @@ class Normalizer {
 
   private number(i: number): number {
     const text = this.text;
+    if (this.valuePosition()) {
+      BARE_VALUE.lastIndex = i;
+      const bare = BARE_VALUE.exec(text)?.[0] ?? '';
+      if (/^[-+]?\d[\w.]*[/@]/.test(bare) && !/\/[/*]/.test(bare)) {
+        // `1/3`, `2024/01/02`: an unquoted value with punctuation jsonrepair does not read.
+        this.separate();
+        this.count('bareValues');
+        this.out.push(JSON.stringify(bare));
+        this.prev = 'v';
+        return i + bare.length;
+      }
+    }
     if (!/\d/.test(text[i + 1] ?? '') && !/\d/.test(text[i] as string) && !text.startsWith('Infinity', i + 1)) {
       // A lone sign (`"a" + "b"` concatenation): punctuation, not a value.
       this.emit(text[i] as string);
@@ -278,10 +331,17 @@ class Normalizer {
       this.prev = 'v';
       return end;
     }
-    if (this.valuePosition() && /[/@~]/.test(this.text[end] ?? '')) {
+    if (this.valuePosition() && this.text[end] === '"' && /[,}\]]/.test(this.text[this.nextSignificant(end + 1)] ?? ',')) {
+      // `{"a": foo", "b": 1}`: a value missing its opening quote.
+      this.count('stringQuotes');
+      this.out.push(`"${word}"`);
+      this.prev = 'v';
+      return end + 1;
+    }
+    BARE_VALUE.lastIndex = i;
+    const bare = this.valuePosition() && /[/@~]/.test(this.text[end] ?? '') ? (BARE_VALUE.exec(this.text) as RegExpExecArray)[0] : '';
+    if (bare !== '' && !/\/[/*]/.test(bare)) {
       // `Europe/Paris`, `src/a.ts`, `a@b.c`: an unquoted value with punctuation jsonrepair does not read.
-      BARE_VALUE.lastIndex = i;
-      const bare = (BARE_VALUE.exec(this.text) as RegExpExecArray)[0];
       this.count('bareValues');
       this.out.push(JSON.stringify(bare));
       this.prev = 'v';
@@ -413,15 +473,46 @@ class Normalizer {
       }
       return j + 1;
     }
-    // The input ends inside the string: keep it open for the closing rung (it was cut off).
+    // The input ends inside the string: keep it open for the closing rung (it was cut off) ...
     const raw = content.join('') + text.slice(chunk, Math.min(j, n));
     if (isKey) {
       const colon = raw.indexOf(':');
       if (colon >= 0) return this.keyClosedAtColon(raw, colon, start);
     }
+    // ... unless it ends with exactly the closers of everything open, which its own text does not open: then it
+    // lost its closing quote (`{"a": "b, c}`).
+    const closersAt = this.closersAtEnd(Math.max(chunk, start + 1));
+    if (closersAt >= 0) {
+      this.count('stringQuotes');
+      this.out.push(`"${content.join('')}${text.slice(chunk, closersAt).trimEnd()}"`);
+      this.prev = 'v';
+      return closersAt;
+    }
     this.out.push(`"${raw}`);
     this.prev = 'v';
     return n;
+  }
+
+  /** Where the trailing closers of every open container start, when `text[from, that)` leaves no bracket open; else -1. */
+  private closersAtEnd(from: number): number {
+    const text = this.text;
+    let end = text.length;
+    while (end > from && /\s/.test(text[end - 1] as string)) end--;
+    // Read backwards from the end: the root's closer last, the innermost container's first.
+    let at = end;
+    for (const container of this.stack) {
+      const c = text[at - 1];
+      if (at - 1 < from || !(c === closerOf(container) || (container === '(' && c === ']'))) return -1;
+      at--;
+    }
+    if (this.stack.length === 0) return -1;
+    let depth = 0;
+    for (let k = from; k < at; k++) {
+      const c = text[k];
+      if (c === '{' || c === '[') depth++;
+      else if ((c === '}' || c === ']') && depth > 0) depth--;
+    }
+    return depth > 0 ? -1 : at;
   }
 
   /** `"name: "Ana"` → `"name":`, then the scan goes on right after the colon (inside what was read as the key). */
@@ -444,6 +535,8 @@ class Normalizer {
     const d = text[next] as string;
     const top = this.top();
     if (d === '}' || d === ']' || d === '+') return 'end';
+    // A property on the next line, its comma missing: `"John"\n  lastName: "Smith"`.
+    if (top === '{' && /[\r\n]/.test(text.slice(j + 1, next)) && this.startsKey(next)) return 'end';
     if (d === ')') return top === '(' || top === 'call' ? 'end' : 'content';
     if (d === ',') {
       const after = this.nextSignificant(next + 1);
@@ -483,8 +576,8 @@ class Normalizer {
       }
       return false;
     }
-    WORD.lastIndex = p;
-    const word = WORD.exec(text);
+    KEY_WORD.lastIndex = p;
+    const word = KEY_WORD.exec(text);
     if (word === null) return false;
     const after = p + word[0].length;
     // `limit": 10`: a property name missing its opening quote.

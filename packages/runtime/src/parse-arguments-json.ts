@@ -1,6 +1,6 @@
 import { jsonNestingDepth, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_SYNTAX_REPAIR_CHARS, utf8SizeOver } from './argument-limits.js';
 import { closeTruncatedJson } from './close-truncated-json.js';
-import { extractJsonValue } from './extract-json-value.js';
+import { extractJsonValue, stripOuterFences } from './extract-json-value.js';
 import { describeValue } from './format-validation-message.js';
 import { normalizeJsonSyntax } from './normalize-json-syntax.js';
 import { repairJsonSyntax } from './repair-json-syntax.js';
@@ -67,6 +67,13 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
     source = extracted.text;
     // The whole-text scan may have read this part as the inside of a string (a quote in the prose before it).
     if (jsonNestingDepth(source, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) return tooDeep();
+  }
+
+  // A fence left at the very start or end (not closed, or a stray one after the value) is not part of the JSON.
+  const unfenced = stripOuterFences(source);
+  if (unfenced !== undefined && unfenced !== '') {
+    source = unfenced;
+    if (extracted.kind !== 'one') repairs.push({ kind: 'extracted', detail: 'removed a Markdown code fence left at the start or end' });
   }
 
   // Rung 3: close what was cut off or left unbalanced.
