@@ -27,6 +27,8 @@ export interface WalkSteps<T> {
 interface Part {
   name: string;
   fromLink: boolean;
+  /** Opened once more after an `ENOTDIR` that was no symlink (a swap in between). */
+  retried?: boolean;
 }
 
 /**
@@ -110,6 +112,11 @@ export async function walkInHome<T>(home: HomeFolder, requested: string, steps: 
           continue;
         }
         if (isLinkCode(error) && (await follow(top, name))) continue;
+        // Not a folder, yet no symlink either when looked at again: a file, or a folder swapped meanwhile. Once more.
+        if (code === 'ENOTDIR' && !part.retried) {
+          pending.unshift({ ...part, retried: true });
+          continue;
+        }
         if (code === 'ENOENT' && fromLink) throw dangling();
         throw error;
       }
