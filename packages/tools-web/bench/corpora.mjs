@@ -13,7 +13,9 @@ if (!existsSync(corpora)) {
   console.log(`corpora check skipped: ${corpora} is absent (it is measurement data outside the repository).`);
   process.exit(0);
 }
-const { createBraveSearchProvider, createSearxngSearchProvider, createTavilySearchProvider, htmlToMarkdown } = await import('@core/tools-web');
+// TOOLS_WEB_BENCH_BUILD=path/to/index.js measures another build (the previous commit's, say), as bench/run.mjs does.
+const build = process.env.TOOLS_WEB_BENCH_BUILD;
+const { createBraveSearchProvider, createSearxngSearchProvider, createTavilySearchProvider, htmlToMarkdown } = await import(build === undefined ? '@core/tools-web' : new URL(build, `file://${process.cwd()}/`).href);
 
 // --- Pages: tables, code lines, formulas and metadata against Readability's expected extraction.
 const pagesDir = `${corpora}readability-pages/`;
@@ -129,7 +131,7 @@ server.close();
 const dateScript = `
   import { readFileSync } from 'node:fs';
   import { createServer } from 'node:http';
-  import { createBraveSearchProvider } from '@core/tools-web';
+  const { createBraveSearchProvider } = await import(${JSON.stringify(build === undefined ? '@core/tools-web' : new URL(build, `file://${process.cwd()}/`).href)});
   const files = ${JSON.stringify(payloads.filter((name) => name.startsWith('brave')).map((name) => `${payloadDir}${name}`))};
   const dates = [];
   for (const file of files) {
@@ -146,7 +148,7 @@ const tokyo = datesIn('Asia/Tokyo');
 const losAngeles = datesIn('America/Los_Angeles');
 
 const percent = (part, whole) => (whole === 0 ? 'n/a' : `${((100 * part) / whole).toFixed(1)} %`);
-console.log(`@core/tools-web on ../shared/corpora (node ${process.version})`);
+console.log(`@core/tools-web on ../shared/corpora (node ${process.version}${build === undefined ? '' : `, build ${build}`})`);
 console.log(`readability pages: ${totals.pages}, crashes: ${totals.crashes}`);
 console.log(`data tables kept as GFM tables: ${totals.tablesKept} of ${totals.dataTables}`);
 console.log(`code lines verbatim: ${totals.codeLinesVerbatim} of ${totals.codeLines} (${percent(totals.codeLinesVerbatim, totals.codeLines)})`);
