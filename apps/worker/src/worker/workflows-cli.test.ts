@@ -102,10 +102,11 @@ describe('ankole workflows on PostgreSQL', () => {
       '│     result: {"facts":["crabs fact 1","crabs fact 2","crabs fact 3"]}',
       expect.stringMatching(/^└─ ✓ 3\. Summarise {2}succeeded \d+\.\d s$/),
       '      result: {"text":"2 notes summarised"}',
-      'result: {"summary":"2 notes summarised","count":2}',
+      expect.stringMatching(/^result: \{/),
       'log:',
       expect.stringMatching(/^ {2}\d\d:\d\d:\d\d collected 2 notes$/),
     ]);
+    expect(JSON.parse(lines[9]!.slice('result: '.length))).toEqual({ summary: '2 notes summarised', count: 2 });
     const shown = JSON.parse((await runCliProcess(['workflows', 'show', workflow.id, '--json'], env())).stdout) as WorkflowDetails;
     expect(shown.tasks.map((task) => task.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
   }, 90_000);
@@ -138,39 +139,41 @@ describe('ankole workflows on PostgreSQL', () => {
 });
 
 describe('ankole workflows on the embedded database', () => {
+  // One folder for both tests: creating a PGlite database takes long on a busy machine (the CLI gets EMBEDDED_MS).
+  const EMBEDDED_MS = 120_000;
+  const dataDir = () => path.join(scratch, 'db');
+
   it('a workflow started with --data-dir is run by a worker on the same folder, then shown', async () => {
-    const dataDir = path.join(scratch, 'db');
     const env = baseEnv();
-    const start = await runCliProcess(['workflows', 'start', '--data-dir', dataDir, '--script', scriptFile, '--input', '{"topics":["kelp"]}', '--title', 'Kelp'], env);
+    const start = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', scriptFile, '--input', '{"topics":["kelp"]}', '--title', 'Kelp'], env, EMBEDDED_MS);
     expect(start.stderr).toBe('');
     const id = /^Started workflow (\S+);/.exec(start.stdout)![1]!;
-    const cli = worker(env, '--data-dir', dataDir);
-    await cli.waitForOutput(`⟳ workflow ${id} (agent default): advanced in`, 30_000);
-    await until(async () => (new RegExp(`workflow ${id} .*, succeeded`).test(cli.stdout()) ? true : undefined), 'the workflow to succeed');
+    const cli = worker(env, '--data-dir', dataDir());
+    await cli.waitForOutput(`⟳ workflow ${id} (agent default): advanced in`, EMBEDDED_MS);
+    await until(async () => (new RegExp(`workflow ${id} .*, succeeded`).test(cli.stdout()) ? true : undefined), 'the workflow to succeed', EMBEDDED_MS);
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code).toBe(0);
     expect(cli.stdout()).toMatch(/workflow tasks: 2 succeeded, 0 failed, 0 cancelled, 0 handed back; \d+ advance\(s\)\./);
 
-    const show = await runCliProcess(['workflows', 'show', id, '--data-dir', dataDir], env);
+    const show = await runCliProcess(['workflows', 'show', id, '--data-dir', dataDir()], env, EMBEDDED_MS);
     expect(show.stdout).toContain('✓ succeeded in');
-    expect(show.stdout).toContain('result: {"summary":"1 notes summarised","count":1}');
-  }, 90_000);
+    expect(show.stdout).toMatch(/^result: \{.*"summary":"1 notes summarised"/m);
+  }, 3 * EMBEDDED_MS);
 
   it('refuses bad input with one sentence each: no --script, --input that is not JSON, a script that does not compile', async () => {
-    const dataDir = path.join(scratch, 'db-errors');
     const env = baseEnv();
-    const missing = await runCliProcess(['workflows', 'start', '--data-dir', dataDir], env);
+    const missing = await runCliProcess(['workflows', 'start', '--data-dir', dataDir()], env);
     expect(missing).toMatchObject({ code: 2, stderr: 'ankole: Give the workflow script: ankole workflows start --script FILE.\n' });
-    const badInput = await runCliProcess(['workflows', 'start', '--data-dir', dataDir, '--script', scriptFile, '--input', '{topics:'], env);
+    const badInput = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', scriptFile, '--input', '{topics:'], env);
     expect(badInput.code).toBe(2);
     expect(badInput.stderr).toMatch(/^ankole: --input of `ankole workflows start` must be JSON/);
     const brokenFile = path.join(scratch, 'broken.js');
     await writeFile(brokenFile, 'const x = ;\n');
-    const broken = await runCliProcess(['workflows', 'start', '--data-dir', dataDir, '--script', brokenFile], env);
+    const broken = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', brokenFile], env, EMBEDDED_MS);
     expect(broken.code).toBe(2);
     expect(broken.stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
-    const unknown = await runCliProcess(['workflows', 'show', 'wf-nope', '--data-dir', dataDir], env);
+    const unknown = await runCliProcess(['workflows', 'show', 'wf-nope', '--data-dir', dataDir()], env, EMBEDDED_MS);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No workflow with id "wf-nope"');
-  }, 60_000);
+  }, 3 * EMBEDDED_MS);
 });
