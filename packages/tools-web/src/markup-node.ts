@@ -19,8 +19,9 @@ export interface MarkupNode {
   ownerDocument?: { createTextNode(text: string): MarkupNode; createElement(name: string): MarkupNode } | null;
 }
 
-/** Node types used here. */
+/** `nodeType` of an element. */
 export const ELEMENT_NODE = 1;
+/** `nodeType` of a text node. */
 export const TEXT_NODE = 3;
 
 /** The upper-case tag name of an element (`PRE`), whatever case the DOM reports; '' for other nodes. */
