@@ -44,7 +44,7 @@ describe.each(['postgres', 'pglite'] as const)('workflow task turns on %s', (kin
 
   const gateway = (server: TestModelServer) => createOpenAIResponsesGateway({ baseURL: server.baseURL, apiKey: 'test', model: 'test-model' });
 
-  it('has exactly the fixed tools: web tools with a profile, then submit_result; nothing of a text turn', async () => {
+  it('has exactly the fixed tools: web tools with a profile, recall and get_page with Brain, then submit_result; nothing of a text turn', async () => {
     const plane = await planes.open();
     const { task } = await startAndClaim(plane, 'Notes', `return await task({ title: 'Find facts', prompt: 'Facts.', result: ${JSON.stringify(FACTS)} });`);
     const signal = new AbortController().signal;
@@ -52,6 +52,15 @@ describe.each(['postgres', 'pglite'] as const)('workflow task turns on %s', (kin
     expect(bare.tools.map((tool) => tool.name)).toEqual(['submit_result']);
     const withWeb = buildTaskTurnTools({ task, controlPlane: plane.client, signal, webProfile: { fetch: true } });
     expect(withWeb.tools.map((tool) => tool.name)).toEqual(['web_fetch', 'submit_result']);
+    // Brain on: only its read-only tools, between the web tools and submit_result.
+    const withBrain = buildTaskTurnTools({ task, controlPlane: plane.client, signal, webProfile: { fetch: true }, brain: true });
+    expect(withBrain.tools.map((tool) => [tool.name, tool.isReadOnly])).toEqual([
+      ['web_fetch', true],
+      ['recall', true],
+      ['get_page', true],
+      ['submit_result', false],
+    ]);
+    expect(withBrain.instructions).toContain('Tools to help you: web_fetch, recall, get_page.');
   });
 
   it('a wrong submission is an error output and the turn goes on; the right one is stored, the turn ends and the workflow finishes', async () => {
