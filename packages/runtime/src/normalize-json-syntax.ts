@@ -1,16 +1,13 @@
+import { JsonLookahead } from './json-lookahead.js';
+import { FixCounter, type NormalizeFixKind } from './normalize-fixes.js';
+import { closerOf, readDoubleQuoted, type Container, type QuoteContext } from './normalize-quoted-string.js';
+
 /** The outcome of `normalizeJsonSyntax`: the rewritten text and one line per kind of fix made (empty when none). */
 export interface NormalizedJson {
   text: string;
   fixes: string[];
 }
 
-type Container = '{' | '[' | '(' | 'call';
-
-/** Longest property name looked at when deciding whether a quote ends a string (keeps the scan linear). */
-const MAX_KEY_LOOKAHEAD = 256;
-
-/** How far past a token the pass looks for the next one (whitespace and comments skipped) before giving up. */
-const MAX_LOOKAHEAD = 4096;
 
 /** Unquoted words that are JSON literals in other spellings (Python, upper case), and `NaN` / `Infinity`. */
 const LITERAL_WORDS: Readonly<Record<string, string>> = {
@@ -27,33 +24,11 @@ const LITERAL_WORDS: Readonly<Record<string, string>> = {
 };
 
 const WORD = /[A-Za-z_$][\w$]*/y;
-const KEY_WORD = /[\w$]+/y;
 
-function closerOf(container: Container): string {
-  return container === '{' ? '}' : container === '[' ? ']' : ')';
-}
 const BARE_VALUE = /[\w$./@~+*%-]+/y;
 const NUMBER_WITH_SEPARATORS = /[-+]?\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?(?:[eE][-+]?\d+)?(?![\w.])/y;
 
-const FIX_LABELS = {
-  literals: (n: number) => `${n} Python or upper-case literal${n === 1 ? '' : 's'} (True, NULL, None, …) became JSON`,
-  nonFinite: (n: number) => `${n} NaN/Infinity value${n === 1 ? '' : 's'} became null`,
-  separators: (n: number) => `${n} digit separator${n === 1 ? '' : 's'} removed from number${n === 1 ? '' : 's'} (1_000 → 1000)`,
-  tuples: (n: number) => `${n} tuple${n === 1 ? '' : 's'} ( … ) read as array${n === 1 ? '' : 's'}`,
-  comments: (n: number) => `${n} comment${n === 1 ? '' : 's'} removed`,
-  brackets: (n: number) => `${n} closing bracket${n === 1 ? '' : 's'} of the wrong kind or left over fixed`,
-  commas: (n: number) => `${n} doubled or trailing comma${n === 1 ? '' : 's'} removed`,
-  separators_missing: (n: number) => `${n} missing comma${n === 1 ? '' : 's'} or colon${n === 1 ? '' : 's'} put back`,
-  doubledQuotes: (n: number) => `${n} doubled quote${n === 1 ? '' : 's'} undone`,
-  keyQuotes: (n: number) => `${n} property name${n === 1 ? '' : 's'} missing a quote closed`,
-  stringQuotes: (n: number) => `${n} string value${n === 1 ? '' : 's'} missing a closing quote closed before the next property`,
-  innerQuotes: (n: number) => `${n} unescaped quote${n === 1 ? '' : 's'} inside string values escaped`,
-  bareValues: (n: number) => `${n} unquoted value${n === 1 ? '' : 's'} with / or @ quoted`,
-  escapes: (n: number) => `${n} literal \\n/\\r/\\t between tokens became whitespace`,
-  controls: (n: number) => `${n} raw control character${n === 1 ? '' : 's'} in strings escaped`,
-} as const;
 
-type FixKind = keyof typeof FIX_LABELS;
 
 /**
  * A linear, string-aware pre-pass that rewrites what models write instead of JSON into JSON, so the closing rung and
@@ -75,20 +50,21 @@ export function normalizeJsonSyntax(text: string): NormalizedJson {
   return new Normalizer(text).run();
 }
 
-class Normalizer {
-  private readonly text: string;
+class Normalizer implements QuoteContext {
+  readonly text: string;
   /** The output, in pieces (joined once at the end). */
-  private readonly out: string[] = [];
-  private readonly stack: Container[] = [];
+  readonly out: string[] = [];
+  readonly stack: Container[] = [];
   /** The last significant character emitted outside strings (`''` at the start, `v` after a value). */
-  private prev = '';
-  private readonly counts = new Map<FixKind, number>();
-  private readonly searches = new Map<string, { from: number; to: number; found: number }>();
+  prev = '';
+  private readonly fixCounter = new FixCounter();
+  readonly look: JsonLookahead;
   /** The open tuples (innermost last): where their `[` is in `out`, and how many commas they have had. */
   private readonly tuples: Array<{ outIndex: number; commas: number }> = [];
 
   constructor(text: string) {
     this.text = text;
+    this.look = new JsonLookahead(text);
   }
 
   run(): NormalizedJson {
@@ -102,7 +78,7 @@ class Normalizer {
         this.out.push(c);
         i++;
       } else if (c === '"') {
-        i = this.doubleQuoted(i);
+        i = readDoubleQuoted(this, i);
       } else if (c === "'") {
         i = this.singleQuoted(i);
       } else if (c === '/' && (text[i + 1] === '*' || (text[i + 1] === '/' && text[i - 1] !== ':'))) {
@@ -163,15 +139,15 @@ class Normalizer {
     this.prev = token === '}' || token === ']' || token === ')' ? 'v' : token;
   }
 
-  private count(kind: FixKind): void {
-    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+  count(kind: NormalizeFixKind): void {
+    this.fixCounter.count(kind);
   }
 
   private fixes(): string[] {
-    return [...this.counts].map(([kind, count]) => FIX_LABELS[kind](count));
+    return this.fixCounter.lines();
   }
 
-  private top(): Container | undefined {
+  top(): Container | undefined {
     return this.stack[this.stack.length - 1];
   }
 
@@ -183,7 +159,7 @@ class Normalizer {
     return this.prev === ',' && (top === '[' || top === '(');
   }
 
-  private keyPosition(): boolean {
+  keyPosition(): boolean {
     return this.top() === '{' && (this.prev === '{' || this.prev === ',');
   }
 
@@ -227,10 +203,10 @@ class Normalizer {
     while (match >= 0 && closerOf(stack[match] as Container) !== c && !(stack[match] === '(' && c === ']')) match--;
     if (match < 0) return 1;
     const text = this.text;
-    const comma = this.nextSignificant(i + 1);
+    const comma = this.look.nextSignificant(i + 1);
     if (text[comma] !== ',') return 1;
-    const after = this.nextSignificant(comma + 1);
-    const wantObject = this.startsKey(after);
+    const after = this.look.nextSignificant(comma + 1);
+    const wantObject = this.look.startsKey(after);
     const fits = (container: Container | undefined): boolean => (wantObject ? container === '{' : container === '[' || container === '(');
     if (fits(stack[stack.length - 2])) return 1;
     return fits(stack[match - 1]) ? stack.length - match : 1;
@@ -239,7 +215,7 @@ class Normalizer {
   private comma(i: number): number {
     const tuple = this.top() === '(' ? this.tuples[this.tuples.length - 1] : undefined;
     if (tuple !== undefined) tuple.commas++;
-    const next = this.nextSignificant(i + 1);
+    const next = this.look.nextSignificant(i + 1);
     const after = next < this.text.length ? this.text[next] : '';
     const dangling = this.prev !== 'k' && (after === '}' || after === ']' || after === ')');
     if (this.prev === ',' || this.prev === '{' || this.prev === '[' || this.prev === '(' || dangling) {
@@ -313,7 +289,7 @@ class Normalizer {
     this.separate();
     if (this.keyPosition()) {
       // `run_in_background": false`: a property name missing its opening quote.
-      if (this.text[end] === '"' && this.text[this.nextSignificant(end + 1)] === ':') {
+      if (this.text[end] === '"' && this.text[this.look.nextSignificant(end + 1)] === ':') {
         this.count('keyQuotes');
         this.out.push(`"${word}"`);
         this.prev = 'k';
@@ -324,14 +300,14 @@ class Normalizer {
       return end;
     }
     const replacement = LITERAL_WORDS[word];
-    const followedByColon = this.text[this.nextSignificant(end)] === ':';
+    const followedByColon = this.text[this.look.nextSignificant(end)] === ':';
     if (replacement !== undefined && this.valuePosition() && !followedByColon) {
       this.count(word === 'NaN' || word === 'Infinity' ? 'nonFinite' : 'literals');
       this.out.push(replacement);
       this.prev = 'v';
       return end;
     }
-    if (this.valuePosition() && this.text[end] === '"' && /[,}\]]/.test(this.text[this.nextSignificant(end + 1)] ?? ',')) {
+    if (this.valuePosition() && this.text[end] === '"' && /[,}\]]/.test(this.text[this.look.nextSignificant(end + 1)] ?? ',')) {
       // `{"a": foo", "b": 1}`: a value missing its opening quote.
       this.count('stringQuotes');
       this.out.push(`"${word}"`);
@@ -356,7 +332,7 @@ class Normalizer {
    * Before a token that starts a value or a property name: a missing `,` after a complete member or element is
    * put back (`{"a": 1 "b": 2}`), and a missing `:` after a property name (`{"a" 1}`).
    */
-  private separate(): void {
+  separate(): void {
     const top = this.top();
     if (top !== '{' && top !== '[' && top !== '(') return;
     if (this.prev === 'v') {
@@ -389,266 +365,5 @@ class Normalizer {
     }
     this.prev = isKey ? 'k' : 'v';
     return end;
-  }
-
-  /** A double-quoted string starting at `i`: copied, with the quote repairs described on `normalizeJsonSyntax`. */
-  private doubleQuoted(i: number): number {
-    const text = this.text;
-    const n = text.length;
-    this.separate();
-    const isKey = this.keyPosition();
-    let start = i;
-    // `""name"`: a doubled opening quote (an empty string is followed by whitespace or punctuation instead).
-    if (text[i + 1] === '"' && i + 2 < n && !/[\s,:}\])"]/.test(text[i + 2] as string)) {
-      this.count('doubledQuotes');
-      start = i + 1;
-    }
-    /** The string's text so far (before `chunk`), in pieces. */
-    const content: string[] = [];
-    let inner = 0;
-    let lastInner = -1;
-    let chunk = start + 1;
-    let j = start + 1;
-    while (j < n) {
-      const code = text.charCodeAt(j);
-      if (code === 0x5c) {
-        j += 2;
-        continue;
-      }
-      if (code < 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) {
-        content.push(text.slice(chunk, j), `\\u${code.toString(16).padStart(4, '0')}`);
-        chunk = j + 1;
-        this.count('controls');
-        j++;
-        continue;
-      }
-      if (code !== 0x22) {
-        j++;
-        continue;
-      }
-      const next = this.nextSignificant(j + 1);
-      if (isKey) {
-        const raw = content.join('') + text.slice(chunk, j);
-        if (next === j + 1 && text[next] === '"' && text[this.nextSignificant(j + 2)] === ':') {
-          // `""city"":` (CSV-style doubling).
-          this.count('doubledQuotes');
-          this.out.push(`"${raw}"`);
-          this.prev = 'k';
-          return j + 2;
-        }
-        if (next < n && text[next] !== ':') {
-          const colon = raw.indexOf(':');
-          if (colon >= 0) return this.keyClosedAtColon(raw, colon, start);
-        }
-        this.out.push(`"${raw}"`);
-        this.prev = 'k';
-        return j + 1;
-      }
-      if (text[next] === ':' && inner === 1 && this.top() === '{') {
-        // `"b,"c":"d"`: the quote just read closes a property name, so the string ended at the comma before it.
-        let comma = lastInner - 1;
-        while (comma > start && /\s/.test(text[comma] as string)) comma--;
-        if (text[comma] === ',') {
-          this.count('stringQuotes');
-          this.out.push(`"${text.slice(start + 1, comma).trimEnd()}",`);
-          this.prev = ',';
-          return lastInner;
-        }
-      }
-      const verdict = this.endsString(j, next, inner);
-      if (verdict === 'content') {
-        lastInner = j;
-        content.push(text.slice(chunk, j), '\\"');
-        chunk = j + 1;
-        inner++;
-        this.count('innerQuotes');
-        j++;
-        continue;
-      }
-      this.out.push(`"${content.join('')}${text.slice(chunk, j)}"`);
-      this.prev = 'v';
-      if (verdict === 'doubled') {
-        this.count('doubledQuotes');
-        return j + 2;
-      }
-      return j + 1;
-    }
-    // The input ends inside the string: keep it open for the closing rung (it was cut off) ...
-    const raw = content.join('') + text.slice(chunk, Math.min(j, n));
-    if (isKey) {
-      const colon = raw.indexOf(':');
-      if (colon >= 0) return this.keyClosedAtColon(raw, colon, start);
-    }
-    // ... unless it ends with exactly the closers of everything open, which its own text does not open: then it
-    // lost its closing quote (`{"a": "b, c}`).
-    const closersAt = this.closersAtEnd(Math.max(chunk, start + 1));
-    if (closersAt >= 0) {
-      this.count('stringQuotes');
-      this.out.push(`"${content.join('')}${text.slice(chunk, closersAt).trimEnd()}"`);
-      this.prev = 'v';
-      return closersAt;
-    }
-    this.out.push(`"${raw}`);
-    this.prev = 'v';
-    return n;
-  }
-
-  /** Where the trailing closers of every open container start, when `text[from, that)` leaves no bracket open; else -1. */
-  private closersAtEnd(from: number): number {
-    const text = this.text;
-    let end = text.length;
-    while (end > from && /\s/.test(text[end - 1] as string)) end--;
-    // Read backwards from the end: the root's closer last, the innermost container's first.
-    let at = end;
-    for (const container of this.stack) {
-      const c = text[at - 1];
-      if (at - 1 < from || !(c === closerOf(container) || (container === '(' && c === ']'))) return -1;
-      at--;
-    }
-    if (this.stack.length === 0) return -1;
-    let depth = 0;
-    for (let k = from; k < at; k++) {
-      const c = text[k];
-      if (c === '{' || c === '[') depth++;
-      else if ((c === '}' || c === ']') && depth > 0) depth--;
-    }
-    return depth > 0 ? -1 : at;
-  }
-
-  /** `"name: "Ana"` → `"name":`, then the scan goes on right after the colon (inside what was read as the key). */
-  private keyClosedAtColon(raw: string, colon: number, start: number): number {
-    this.count('keyQuotes');
-    this.out.push(`"${raw.slice(0, colon).trimEnd()}":`);
-    this.prev = ':';
-    // `raw` may hold rewritten escapes only after the first inner quote; keys are short, so map back by searching.
-    const resume = this.text.indexOf(':', start + 1);
-    return resume + 1;
-  }
-
-  /**
-   * Whether the quote at `j` (in a value string) ends it, is content, or is a doubled closing quote. `inner` is the
-   * number of quotes already taken as content: when it is odd, a quote right before the closing one pairs with them.
-   */
-  private endsString(j: number, next: number, inner: number): 'end' | 'content' | 'doubled' {
-    const text = this.text;
-    if (next >= text.length) return 'end';
-    const d = text[next] as string;
-    const top = this.top();
-    if (d === '}' || d === ']' || d === '+') return 'end';
-    // A property on the next line, its comma missing: `"John"\n  lastName: "Smith"`.
-    if (top === '{' && /[\r\n]/.test(text.slice(j + 1, next)) && this.startsKey(next)) return 'end';
-    if (d === ')') return top === '(' || top === 'call' ? 'end' : 'content';
-    if (d === ',') {
-      const after = this.nextSignificant(next + 1);
-      if (after >= text.length) return 'end';
-      const e = text[after] as string;
-      // A trailing comma: `["a", "b",]`, `("src",)`.
-      if (e === '}' || e === ']' || (e === ')' && (top === '(' || top === 'call'))) return 'end';
-      if (top === '{') return e === '}' || e === "'" || this.startsKey(after) || this.startsMember(after) ? 'end' : 'content';
-      if (top === '[' || top === '(') return /["'{[\-\d]|[tfnTFN]/.test(e) ? 'end' : 'content';
-      return 'end';
-    }
-    if (d === '"') {
-      if (next === j + 1 && inner % 2 === 1) return 'content';
-      if (next === j + 1) {
-        const afterDoubled = this.nextSignificant(j + 2);
-        if (afterDoubled >= text.length || /[,:}\]]/.test(text[afterDoubled] as string)) return 'doubled';
-      }
-      if (top === '{') return this.startsKey(next) ? 'end' : 'content';
-      if (top === '[' || top === '(') return this.startsElement(next) ? 'end' : 'content';
-      return 'content';
-    }
-    return 'content';
-  }
-
-  /** At `p`: a property name followed by `:` (`"key":` or `key:`), read within `MAX_KEY_LOOKAHEAD` characters. */
-  private startsKey(p: number): boolean {
-    const text = this.text;
-    if (text[p] === '"') {
-      const limit = Math.min(text.length, p + 1 + MAX_KEY_LOOKAHEAD);
-      for (let k = p + 1; k < limit; k++) {
-        const c = text[k];
-        if (c === '\\') k++;
-        else if (c === '"') return text[this.nextSignificant(k + 1)] === ':';
-        // `"limit: 5`: a property name missing its closing quote.
-        else if (c === ':') return k > p + 1;
-        else if (c === '\n') return false;
-      }
-      return false;
-    }
-    KEY_WORD.lastIndex = p;
-    const word = KEY_WORD.exec(text);
-    if (word === null) return false;
-    const after = p + word[0].length;
-    // `limit": 10`: a property name missing its opening quote.
-    return text[this.nextSignificant(text[after] === '"' ? after + 1 : after)] === ':';
-  }
-
-  /** At `p`: a quoted name followed by `,` or `}` (a member missing its value: later rungs judge it). */
-  private startsMember(p: number): boolean {
-    if (this.text[p] !== '"') return false;
-    const close = this.closingQuote(p);
-    if (close < 0) return false;
-    const after = this.nextSignificant(close + 1);
-    return after >= this.text.length || /[,}]/.test(this.text[after] as string);
-  }
-
-  /** At `p`: a string element followed by `,` or `]` (the quote before it ended the previous element). */
-  private startsElement(p: number): boolean {
-    const close = this.closingQuote(p);
-    if (close < 0) return false;
-    const after = this.nextSignificant(close + 1);
-    return after >= this.text.length || /[,\]"]/.test(this.text[after] as string);
-  }
-
-  private closingQuote(p: number): number {
-    const text = this.text;
-    const limit = Math.min(text.length, p + 1 + MAX_KEY_LOOKAHEAD);
-    for (let k = p + 1; k < limit; k++) {
-      const c = text.charCodeAt(k);
-      if (c === 0x5c) k++;
-      else if (c === 0x22) return k;
-    }
-    return -1;
-  }
-
-  /**
-   * The first `needle` in `text[from, limit)`, or -1. Searches overlap (many quotes before one long comment), so the
-   * last search per needle is remembered and only the part not yet searched is scanned: linear overall.
-   */
-  private findWithin(needle: '\n' | '*/', from: number, limit: number): number {
-    const memo = this.searches.get(needle);
-    if (memo !== undefined && from >= memo.from && from <= memo.to && (memo.found === -1 || memo.found >= from)) {
-      if (memo.found >= from) return memo.found < limit ? memo.found : -1;
-      if (limit <= memo.to) return -1;
-      const found = this.text.slice(0, limit).indexOf(needle, Math.max(from, memo.to - needle.length + 1));
-      this.searches.set(needle, { from, to: limit, found });
-      return found;
-    }
-    const found = this.text.slice(0, limit).indexOf(needle, from);
-    this.searches.set(needle, { from, to: limit, found });
-    return found;
-  }
-
-  /**
-   * The next position at or after `from` that is not whitespace, a comment or a literal `\n` / `\r` / `\t` escape
-   * between tokens. Looks at most `MAX_LOOKAHEAD` characters ahead (then answers where it stopped, a whitespace).
-   */
-  private nextSignificant(from: number): number {
-    const text = this.text;
-    const limit = Math.min(text.length, from + MAX_LOOKAHEAD);
-    let k = from;
-    while (k < limit) {
-      const c = text.charCodeAt(k);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) k++;
-      else if (c === 0x5c && /[nrt]/.test(text[k + 1] ?? '')) k += 2;
-      else if (c === 0x2f && (text[k + 1] === '/' || text[k + 1] === '*')) {
-        const line = text[k + 1] === '/';
-        const close = this.findWithin(line ? '\n' : '*/', k + 2, limit);
-        if (close < 0) return limit;
-        k = close + (line ? 0 : 2);
-      } else return k;
-    }
-    return k;
   }
 }
