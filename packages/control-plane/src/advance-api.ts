@@ -1,7 +1,7 @@
 import { parseInput } from './input-schemas.js';
 import type { AdvanceApi, AdvanceReport, WorkflowLogLine, WorkflowStatus } from './workflow-client.js';
 import type { WorkflowEngineOptions } from './workflow-engine.js';
-import { workflowInputSchemas as schemas } from './workflow-input-schemas.js';
+import { workflowInputSchemas } from './workflow-input-schemas.js';
 import { journaledTask, type TaskRow, type WorkflowRow } from './workflow-records.js';
 import { runWorkflowScript, type ScriptRun } from './workflow-sandbox.js';
 import {
@@ -16,7 +16,7 @@ import {
 
 /** The worker half of advances: claim the next due one, replay the script in this process, store what it did. */
 export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
-  const { driver, schema, limits, sandbox, validator } = options;
+  const { driver, schema, limits, sandbox, schemas } = options;
   const tables = { schema };
 
   /** Stores a finished workflow's consequences: its unfinished tasks cancelled, its agent told (when asked). */
@@ -28,7 +28,7 @@ export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
 
   return {
     async runNext(input) {
-      parseInput(schemas.runAdvance, input, 'advances.runNext');
+      parseInput(workflowInputSchemas.runAdvance, input, 'advances.runNext');
       const started = performance.now();
       const claimed = await driver.transaction(async (transaction) => {
         const row = await claimAdvance(transaction, tables, limits.advanceLeaseSeconds);
@@ -68,7 +68,7 @@ export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
         startTime: new Date(row.created_at).getTime(),
         journal: tasks.map(journaledTask),
         limits,
-        validator,
+        schemas,
       });
       if (run.moduleBroken) sandbox.discard(module);
 

@@ -103,3 +103,26 @@ function walk(node: unknown, path: string, issues: ResultSchemaIssue[]): void {
 function child_(path: string, key: string): string {
   return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
+
+/** `checkClosedResultSchema` with its answers remembered by the schema's JSON text (a replay checks the same schemas again). */
+export interface ClosedSchemaChecker {
+  check(schema: unknown): ResultSchemaIssue[];
+}
+
+/** Creates a `ClosedSchemaChecker` remembering the last 500 schemas it checked. */
+export function createClosedSchemaChecker(validator: ResultSchemaValidator): ClosedSchemaChecker {
+  const cache = new Map<string, ResultSchemaIssue[]>();
+  return {
+    check(schema) {
+      const key = typeof schema === 'object' && schema !== null ? JSON.stringify(schema) : undefined;
+      const cached = key === undefined ? undefined : cache.get(key);
+      if (cached !== undefined) return cached;
+      const issues = checkClosedResultSchema(schema, validator);
+      if (key !== undefined) {
+        cache.set(key, issues);
+        if (cache.size > 500) cache.delete(cache.keys().next().value as string);
+      }
+      return issues;
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { createAdvanceApi } from './advance-api.js';
+import { createClosedSchemaChecker, type ClosedSchemaChecker } from './closed-result-schema.js';
 import { createResultValidator, type ResultSchemaValidator } from './result-validator.js';
 import { createSandboxModule, type SandboxModule } from './sandbox-module.js';
 import type { SqlDriver } from './sql-driver.js';
@@ -19,6 +20,8 @@ export interface WorkflowEngineOptions {
   sandbox: SandboxModule;
   /** Ajv, for result schemas and submitted results. */
   validator: ResultSchemaValidator;
+  /** Checks (and remembers) `task()` result schemas. */
+  schemas: ClosedSchemaChecker;
 }
 
 /** The three client surfaces of the workflow engine. */
@@ -33,6 +36,13 @@ export interface WorkflowEngine {
  * @throws ControlPlaneInputError (`options_invalid`) for bad limits.
  */
 export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'driver' | 'schema' | 'queue' | 'limits'>): WorkflowEngine {
-  const shared: WorkflowEngineOptions = { ...options, limits: checkWorkflowLimits({ ...options.limits }), sandbox: createSandboxModule(), validator: createResultValidator() };
+  const validator = createResultValidator();
+  const shared: WorkflowEngineOptions = {
+    ...options,
+    limits: checkWorkflowLimits({ ...options.limits }),
+    sandbox: createSandboxModule(),
+    validator,
+    schemas: createClosedSchemaChecker(validator),
+  };
   return { workflows: createWorkflowApi(shared), tasks: createTaskWorkApi(shared), advances: createAdvanceApi(shared) };
 }

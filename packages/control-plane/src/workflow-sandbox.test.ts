@@ -1,10 +1,12 @@
 import { newQuickJSWASMModule, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createResultValidator } from './result-validator.js';
+import { createClosedSchemaChecker } from './closed-result-schema.js';
 import { DEFAULT_WORKFLOW_LIMITS } from './workflow-limits.js';
 import { checkWorkflowScript, runWorkflowScript, type JournaledTask, type ScriptRunInput } from './workflow-sandbox.js';
 
 const validator = createResultValidator();
+const schemas = createClosedSchemaChecker(validator);
 const RESULT = { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'number' } } };
 let module: QuickJSWASMModule;
 
@@ -20,7 +22,7 @@ function run(script: string, overrides: Partial<ScriptRunInput> = {}) {
     startTime: Date.UTC(2026, 0, 1),
     journal: [],
     limits: { ...DEFAULT_WORKFLOW_LIMITS, cpuTimeLimitMs: 500 },
-    validator,
+    schemas,
     ...overrides,
   });
 }

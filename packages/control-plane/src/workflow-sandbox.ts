@@ -1,6 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import { checkClosedResultSchema } from './closed-result-schema.js';
-import type { ResultSchemaValidator } from './result-validator.js';
+import type { ClosedSchemaChecker } from './closed-result-schema.js';
 import type { JsonObject, JsonValue, TaskStatus } from './workflow-client.js';
 import type { WorkflowLimits } from './workflow-limits.js';
 import { WORKFLOW_SCRIPT_PRELUDE, wrapWorkflowScript } from './workflow-script-prelude.js';
@@ -54,7 +53,8 @@ export interface ScriptRunInput {
   journal: readonly JournaledTask[];
   /** How many `task()` calls may exist in all. */
   limits: Pick<WorkflowLimits, 'memoryLimitBytes' | 'stackLimitBytes' | 'cpuTimeLimitMs' | 'maxTasksPerWorkflow' | 'maxLogLines' | 'maxLogBytes' | 'maxJsonBytes'>;
-  validator: ResultSchemaValidator;
+  /** Checks `task()` result schemas. */
+  schemas: ClosedSchemaChecker;
 }
 
 const FILE_NAME = 'workflow.js';
@@ -121,7 +121,7 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
   const onTask = (json: string): string => {
     if (fatal !== undefined) return JSON.stringify({ error: 'the workflow is stopping' });
     const spec = JSON.parse(json) as unknown;
-    const problem = checkTaskSpec(spec, run.validator);
+    const problem = checkTaskSpec(spec, run.schemas);
     if (problem !== undefined) return JSON.stringify({ error: problem });
     const { title, prompt, result } = spec as { title: string; prompt: string; result: JsonObject };
     const sequence = nextSequence;
@@ -296,12 +296,12 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
 class SandboxStartError extends Error {}
 
 /** Checks a `task()` argument: `{ title, prompt, result }` with a closed result schema. Returns the problem or `undefined`. */
-function checkTaskSpec(spec: unknown, validator: ResultSchemaValidator): string | undefined {
+function checkTaskSpec(spec: unknown, schemas: ClosedSchemaChecker): string | undefined {
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return 'task() takes one object: { title, prompt, result }.';
   const { title, prompt, result } = spec as Record<string, unknown>;
   if (typeof title !== 'string' || title.trim() === '' || title.length > MAX_TITLE) return `task(): title must be a non-empty string of at most ${MAX_TITLE} characters.`;
   if (typeof prompt !== 'string' || prompt.trim() === '' || prompt.length > MAX_PROMPT) return `task(): prompt must be a non-empty string of at most ${MAX_PROMPT} characters.`;
-  const issues = checkClosedResultSchema(result, validator);
+  const issues = schemas.check(result);
   if (issues.length === 0) return undefined;
   const listed = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message}`);
   return `task() "${title}": the result schema is not a closed schema (${listed.join('; ')}${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}).`;
