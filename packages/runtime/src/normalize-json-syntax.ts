@@ -8,7 +8,6 @@ export interface NormalizedJson {
   fixes: string[];
 }
 
-
 /** Unquoted words that are JSON literals in other spellings (Python, upper case), and `NaN` / `Infinity`. */
 const LITERAL_WORDS: Readonly<Record<string, string>> = {
   True: 'true',
@@ -28,23 +27,21 @@ const WORD = /[A-Za-z_$][\w$]*/y;
 const BARE_VALUE = /[\w$./@~+*%-]+/y;
 const NUMBER_WITH_SEPARATORS = /[-+]?\d+(?:_\d+)*(?:\.\d+(?:_\d+)*)?(?:[eE][-+]?\d+)?(?![\w.])/y;
 
-
-
 /**
  * A linear, string-aware pre-pass that rewrites what models write instead of JSON into JSON, so the closing rung and
  * `jsonrepair` can read it. Outside strings: Python and upper-case literals (`True`, `FALSE`, `Null`, `None`) and
  * `NaN` / `Infinity` in value position become `true` / `false` / `null`; digit separators are removed (`82_461_110`);
- * a tuple `(1, 2)` / `()` in value position becomes an array; `//`, `/* … *\/` and `#` comments are removed; a closing
- * bracket of the wrong kind is replaced by the one the open container needs, and closers left over after the root
- * value are dropped; doubled and trailing commas are removed; literal `\n` / `\r` / `\t` escapes between tokens
- * become spaces. In double-quoted strings: a doubled opening or closing quote is undone (`""name"`, `"Ana""`); a
- * property name missing its closing quote (`{"name: "Ana"}`) is closed at its colon; a quote that cannot end the
- * string (it is not followed by `,` and a next member, a closing bracket, a `:` after a key, or the end) is escaped
- * (`"print("hi")"`); raw control characters other than tab and line breaks are escaped. Text inside strings is
- * otherwise kept; single-quoted strings are copied as they are.
+ * a tuple `(1, 2)` / `()` in value position becomes an array (`(x)` without a comma is just `x`); `//`, `/* … *\/`
+ * and `#` comments are removed; a closing bracket of the wrong kind closes the container the text after it needs
+ * (the innermost one, or an outer one when the innermost lost its own closer), and closers left over after the root
+ * value are dropped; doubled and trailing commas are removed, missing commas and colons put back; unquoted values
+ * with `/` or `@` (`Europe/Paris`, `1/3`) are quoted; literal `\n` / `\r` / `\t` escapes between tokens become
+ * spaces. Strings are read by `readDoubleQuoted` (doubled quotes, property names missing a quote, unescaped quotes
+ * inside values, a value that lost its closing quote before the final closers); single-quoted strings are copied as
+ * they are. Text inside strings is otherwise kept.
  *
- * Only ever given text that `JSON.parse` refused. Linear in the length of `text` (each quote looks ahead at most
- * `MAX_KEY_LOOKAHEAD` characters). Never throws.
+ * Only ever given text that `JSON.parse` refused. Linear in the length of `text` (every look ahead is bounded, see
+ * `JsonLookahead`). Never throws.
  */
 export function normalizeJsonSyntax(text: string): NormalizedJson {
   return new Normalizer(text).run();

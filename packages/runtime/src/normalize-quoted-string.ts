@@ -24,7 +24,15 @@ export interface QuoteContext {
   separate(): void;
 }
 
-/** A double-quoted string starting at `i`: copied to `context.out`, with the quote repairs described on `normalizeJsonSyntax`; returns where the scan goes on. */
+/**
+ * Reads the double-quoted string starting at `i` into `context.out` and answers where the scan goes on. A doubled
+ * opening or closing quote is undone (`""name"`, `"Ana""`); a property name missing its closing quote is closed at
+ * its colon (`{"name: "Ana"}`); in a value, a quote that cannot end the string (it is not followed by `,` and a next
+ * member or element, a closing bracket, or the end) is escaped (`"print("hi")"`), and a value string running into the
+ * next `"key":` ends at the comma before it; a string that reaches the end of the text stays open (it was cut off),
+ * unless the text ends with exactly the closers of everything open, which its own text does not open (it lost its
+ * closing quote). Raw control characters other than tab and line breaks are escaped. Never throws.
+ */
 export function readDoubleQuoted(context: QuoteContext, i: number): number {
   const text = context.text;
   const n = text.length;
