@@ -4,7 +4,7 @@ import type { ClaimedJob, WorkApi } from './control-plane-client.js';
 export interface WatchJobLeaseOptions {
   work: WorkApi;
   job: Pick<ClaimedJob, 'id' | 'leaseToken'>;
-  /** How often to heartbeat, in ms (default 1000; keep it well under the lease). */
+  /** How often to heartbeat, in ms (default 1000; keep it well under the lease, `leaseSeconds`: 10 s by default). */
   intervalMs?: number;
   /** Heartbeat errors (the database briefly unreachable); the next beat retries. */
   onError?: (error: unknown) => void;
