@@ -52,7 +52,8 @@ describe('ankole worker on PostgreSQL', () => {
       OPENAI_BASE_URL: model.baseURL,
       XDG_DATA_HOME: dataHome,
       HOME: dataHome,
-      ANKOLE_LEASE_SECONDS: '2',
+      // Short, so a killed worker's job comes back fast; 3 heartbeats, so a loaded machine does not lose a live claim.
+      ANKOLE_LEASE_SECONDS: '3',
       ANKOLE_MAINTENANCE_INTERVAL_SECONDS: '1',
       ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS: '1',
     };
