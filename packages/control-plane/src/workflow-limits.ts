@@ -16,15 +16,15 @@ export interface WorkflowLimits {
   maxLogBytes: number;
   /** The sandbox's memory limit per run, in bytes (default 32 MiB). */
   memoryLimitBytes: number;
-  /** The sandbox's stack limit per run, in bytes (default 512 KiB). */
+  /** The sandbox's stack limit per run, in bytes (default 256 KiB). */
   stackLimitBytes: number;
   /** CPU time one run of the script may take, in ms (default 1000). */
   cpuTimeLimitMs: number;
-  /** A task claim expires this long after its last heartbeat; then another worker runs the task (default 60). */
+  /** A task claim expires this long after its last heartbeat; then another worker runs the task (default 10). */
   taskLeaseSeconds: number;
   /** Most claims of one task whose worker stopped responding, before the task fails (default 3). */
   maxTaskAttempts: number;
-  /** An advance claim expires after this long; then another worker runs the advance (default 30). */
+  /** An advance claim expires after this long; then another worker runs the advance (default 10; more than `cpuTimeLimitMs`). */
   advanceLeaseSeconds: number;
   /** Most abandoned advances of one workflow before it fails (default 3). */
   maxAdvanceAttempts: number;
@@ -39,11 +39,11 @@ export const DEFAULT_WORKFLOW_LIMITS: Readonly<WorkflowLimits> = Object.freeze({
   maxLogLines: 1000,
   maxLogBytes: 65_536,
   memoryLimitBytes: 32 * 1024 * 1024,
-  stackLimitBytes: 512 * 1024,
+  stackLimitBytes: 256 * 1024,
   cpuTimeLimitMs: 1000,
-  taskLeaseSeconds: 60,
+  taskLeaseSeconds: 10,
   maxTaskAttempts: 3,
-  advanceLeaseSeconds: 30,
+  advanceLeaseSeconds: 10,
   maxAdvanceAttempts: 3,
 });
 
