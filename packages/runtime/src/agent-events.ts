@@ -1,4 +1,5 @@
 import type { ArgumentRepair } from './argument-repair.js';
+import type { MessagePhase } from './model-gateway.js';
 import type { PresentationEvent } from './worker-agent-tool.js';
 
 /** Why a turn ended. */
@@ -32,7 +33,11 @@ export type ActivityStatus = 'success' | 'error' | 'timeout' | 'aborted';
 export type AgentEvent =
   | { type: 'turn.started'; tools: number }
   | { type: 'step.started'; step: number }
-  | { type: 'text.delta'; step: number; delta: string }
+  /** A streamed piece of an assistant message; `itemId` and `phase` tell commentary from the final answer. */
+  | { type: 'text.delta'; step: number; delta: string; itemId?: string; phase?: MessagePhase }
+  /** One assistant message of a response, whole, with its phase (`commentary` or `final_answer`) when given. */
+  | { type: 'message.completed'; step: number; itemId: string; text: string; phase?: MessagePhase }
+  /** The answer text of a step (the `final_answer` when the model gave phases; see `AgentLoopResult.text`). */
   | { type: 'text.completed'; step: number; text: string }
   | {
       type: 'activity.started';

@@ -54,6 +54,20 @@ export { answerToolSearch, DEFAULT_TOOL_SEARCH_LIMIT } from './answer-tool-searc
 export type { AnswerToolSearchOptions, ToolSearchAnswer, ToolSearchCallItem, ToolSearchOutputItem } from './answer-tool-search.js';
 export type { AgentLoopOptions, AgentLoopResult } from './run-agent-loop.js';
 export type { ActivityStatus, AgentEvent, AgentEventType, TokenUsage, TurnEndReason } from './agent-events.js';
-export type { ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
+export type {
+  MessagePhase,
+  ModelCallOptions,
+  ModelGateway,
+  ModelRequest,
+  ModelResponse,
+  ResponseInputItem,
+  ResponseOutputItem,
+  TextDeltaSource,
+} from './model-gateway.js';
+export { expandParallelWrapper, parallelWrapperOutput } from './expand-parallel-wrapper.js';
+export type { ParallelWrapper } from './expand-parallel-wrapper.js';
+export { unhandledCall } from './answer-unhandled-calls.js';
+export type { UnhandledCall } from './answer-unhandled-calls.js';
+export { outputText, replayableInput } from './to-input-items.js';
 export { createOpenAIResponsesGateway } from './openai-responses-gateway.js';
 export type { OpenAIResponsesGatewayOptions } from './openai-responses-gateway.js';

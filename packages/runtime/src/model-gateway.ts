@@ -27,11 +27,20 @@ export interface ModelResponse {
   usage?: TokenUsage;
 }
 
+/** The `phase` of an assistant message: `commentary` (said while working) or `final_answer` (the answer). */
+export type MessagePhase = 'commentary' | 'final_answer';
+
+/** Where a streamed text delta belongs: its message item, and that message's phase when the model gave one. */
+export interface TextDeltaSource {
+  itemId: string;
+  phase?: MessagePhase;
+}
+
 /** Callbacks and signal for one model call. */
 export interface ModelCallOptions {
   signal?: AbortSignal;
-  /** Called with each streamed text delta (`response.output_text.delta`), in order. */
-  onTextDelta?: (delta: string) => void;
+  /** Called with each streamed text delta (`response.output_text.delta`), in order, with the message it belongs to. */
+  onTextDelta?: (delta: string, source: TextDeltaSource) => void;
 }
 
 /** Anything that can answer a model request: the OpenAI Responses gateway, or a test double. */

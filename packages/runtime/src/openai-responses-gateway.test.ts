@@ -69,7 +69,14 @@ describe('createOpenAIResponsesGateway', () => {
       const error = await rejection(gatewayFor(server).createResponse(hello));
       expect(error).toBeInstanceOf(ModelGatewayError);
       expect(error).toMatchObject({ code: 'model_stream_error' });
-      expect((error as Error).message).toMatch(/The model overloaded\./);
+      expect((error as Error).message).toBe('The model stream reported an error: The model overloaded (code server_error).');
+    });
+  });
+
+  it('ends an API message quoted in an error with one period, never two', async () => {
+    await withServer([reply.errorEvent('An error occurred while processing the request.', { code: null })], async (server) => {
+      const error = await rejection(gatewayFor(server).createResponse(hello));
+      expect((error as Error).message).toBe('The model stream reported an error: An error occurred while processing the request.');
     });
   });
 

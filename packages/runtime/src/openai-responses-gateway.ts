@@ -1,9 +1,11 @@
 import OpenAI from 'openai';
 import { abortError, isAbortError } from './abort-error.js';
 import { ModelGatewayError, UsageError } from './errors.js';
-import type { ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseOutputItem } from './model-gateway.js';
+import type { MessagePhase, ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseOutputItem } from './model-gateway.js';
 import { fromResponseUsage } from './usage.js';
 import { describeThrown } from './describe-thrown.js';
+import { endSentence, withoutFinalPeriod } from './end-sentence.js';
+import { replayableInput } from './to-input-items.js';
 
 /** Options of `createOpenAIResponsesGateway`. */
 export interface OpenAIResponsesGatewayOptions {
@@ -83,6 +85,7 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     const signal = callOptions.signal;
     const body = buildBody(request, includeReasoning);
     const outputByIndex = new Map<number, ResponseOutputItem>();
+    const phaseByItem = new Map<string, MessagePhase>();
     let terminal: ApiResponse | undefined;
     let streaming = false;
     // The SDK's timeout stops once the response headers arrive: a stream that stalls after them would hang the
@@ -113,7 +116,11 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
       }
       for await (const event of stream as AsyncIterable<StreamEvent>) {
         if (event.type === 'response.output_text.delta') {
-          callOptions.onTextDelta?.(event.delta);
+          const phase = phaseByItem.get(event.item_id);
+          callOptions.onTextDelta?.(event.delta, phase === undefined ? { itemId: event.item_id } : { itemId: event.item_id, phase });
+        } else if (event.type === 'response.output_item.added') {
+          const phase = event.item.type === 'message' ? (event.item as { phase?: unknown }).phase : undefined;
+          if (phase === 'commentary' || phase === 'final_answer') phaseByItem.set(event.item.id ?? '', phase);
         } else if (event.type === 'response.output_item.done') {
           outputByIndex.set(event.output_index, event.item);
         } else if (TERMINAL_EVENTS.has(event.type)) {
@@ -167,7 +174,8 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     if (includeReasoning) body.include = ['reasoning.encrypted_content'];
     Object.assign(body, options.requestOptions);
     body.model = options.model;
-    body.input = request.input;
+    // Without stored responses, reasoning that has no encrypted_content cannot be replayed (the API answers 404).
+    body.input = store ? request.input : replayableInput(request.input);
     if (request.instructions !== undefined) body.instructions = request.instructions;
     else delete body.instructions;
     if (request.tools.length > 0) body.tools = request.tools;
@@ -226,7 +234,7 @@ export function toGatewayError(error: unknown, endpoint: string): ModelGatewayEr
     const status = error.status;
     const detail = apiErrorDetail(error);
     if (status === undefined) {
-      return new ModelGatewayError(`The model stream reported an error: ${detail}.`, { code: 'model_stream_error', cause: error });
+      return new ModelGatewayError(`The model stream reported an error: ${endSentence(detail)}`, { code: 'model_stream_error', cause: error });
     }
     if (status === 401) {
       return new ModelGatewayError(
@@ -271,8 +279,9 @@ export function toGatewayError(error: unknown, endpoint: string): ModelGatewayEr
 function apiErrorDetail(error: InstanceType<typeof OpenAI.APIError>): string {
   const body = error.error as { message?: unknown } | undefined;
   const message = typeof body?.message === 'string' ? body.message : error.message;
-  const parts = [message];
-  if (typeof error.code === 'string' && error.code !== '') parts.push(`code ${error.code}`);
-  if (typeof error.param === 'string' && error.param !== '') parts.push(`param ${error.param}`);
-  return parts.join(', ');
+  const extras: string[] = [];
+  if (typeof error.code === 'string' && error.code !== '') extras.push(`code ${error.code}`);
+  if (typeof error.param === 'string' && error.param !== '') extras.push(`param ${error.param}`);
+  // "…the request. (code x)" would read badly and "…the request.." worse: the sentence goes on, its period goes.
+  return extras.length === 0 ? message.trim() : `${withoutFinalPeriod(message)} (${extras.join(', ')})`;
 }

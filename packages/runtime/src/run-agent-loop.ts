@@ -2,12 +2,14 @@ import { isAbortError } from './abort-error.js';
 import type { AgentEvent, TokenUsage, TurnEndReason } from './agent-events.js';
 import { agentToolMap } from './agent-tool-map.js';
 import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.js';
+import { unhandledCall, type UnhandledCall } from './answer-unhandled-calls.js';
 import { collectToolSchemas, type ResponsesTool } from './collect-tool-schemas.js';
 import { dispatchToolCalls, type FunctionCallItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
-import type { ModelGateway, ModelResponse, ResponseInputItem } from './model-gateway.js';
+import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from './expand-parallel-wrapper.js';
+import type { ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
 import { describeThrown } from './describe-thrown.js';
 import { errorOutputText } from './tool-output.js';
-import { outputText, toInputItems } from './to-input-items.js';
+import { messageTexts, outputText, toInputItems } from './to-input-items.js';
 import { addUsage, emptyUsage } from './usage.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
 
@@ -38,12 +40,15 @@ export interface AgentLoopResult {
   reason: TurnEndReason;
   /** Model calls made. */
   steps: number;
-  /** The final assistant text (the last response's text). */
+  /**
+   * The final assistant text: the last response's answer. With `phase` messages, its `final_answer` text (the
+   * `commentary` is in the `message.completed` events); two messages are separated by a blank line.
+   */
   text: string;
   /** The whole conversation: the input items and everything added during the turn (always a valid history). */
   items: ResponseInputItem[];
   usage: TokenUsage;
-  /** Function calls dispatched (including failed and aborted ones). */
+  /** Function calls dispatched (including failed and aborted ones; each call inside a `multi_tool_use.parallel` wrapper counts). */
   toolCalls: number;
   error?: string;
   /** The id of the last response, to continue from in `previous_response_id` mode. */
@@ -68,6 +73,12 @@ export const DEFAULT_MAX_STEPS = 20;
  * - Stateless by default: every request carries the whole history, the model's output items (reasoning
  *   included) echoed back. With a gateway in `previous_response_id` mode, only the new items are sent.
  * - Client `tool_search_call`s are answered with a `tool_search_output` of the matching deferred tools.
+ * - A `multi_tool_use.parallel` wrapper call (when no tool is named `parallel`) is taken apart: its inner calls are
+ *   validated and dispatched like the others, and the wrapper gets one output with their results in order.
+ * - Other client-executed calls the runtime has no tool for (`custom_tool_call`, `apply_patch_call`, a local
+ *   `shell_call`, `local_shell_call`) get an error output of their own type and the model is asked again; a
+ *   `computer_call` is left out of the history (see `unhandledCall`).
+ * - In a `store: false` request the gateway leaves out reasoning without `encrypted_content` (it cannot be replayed).
  * - A response that ended `incomplete` (cut off) does not have its calls run: each call gets an output saying
  *   so (the history stays valid) and the model is asked again, within `maxSteps`.
  * - Calls of the last allowed step are still run (their outputs recorded) before the turn ends `max_steps`.
@@ -142,7 +153,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           },
           {
             ...(signal === undefined ? {} : { signal }),
-            onTextDelta: (delta) => emit({ type: 'text.delta', step, delta }),
+            onTextDelta: (delta, source) => emit({ type: 'text.delta', step, delta, itemId: source.itemId, ...(source.phase === undefined ? {} : { phase: source.phase }) }),
           },
         );
       } catch (error) {
@@ -156,8 +167,17 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         emit({ type: 'usage', step, usage: response.usage });
       }
       const output = Array.isArray(response.output) ? response.output : [];
-      items.push(...toInputItems(output));
+      const unhandled = new Map<ResponseOutputItem, UnhandledCall>();
+      for (const item of output) {
+        const call = unhandledCall(item);
+        if (call !== undefined) unhandled.set(item, call);
+      }
+      items.push(...toInputItems(output.filter((item) => unhandled.get(item)?.kind !== 'left_out')));
       newItems = [];
+      for (const message of messageTexts(output)) {
+        if (message.text === '') continue;
+        emit({ type: 'message.completed', step, itemId: message.itemId, text: message.text, ...(message.phase === undefined ? {} : { phase: message.phase }) });
+      }
       text = outputText(output);
       if (text !== '') emit({ type: 'text.completed', step, text });
 
@@ -167,12 +187,27 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         if (item.type === 'function_call') calls.push(item);
         else if (item.type === 'tool_search_call' && item.execution === 'client') searches.push(item);
       }
-      if (calls.length === 0 && searches.length === 0) {
+      const answered = [...unhandled.values()].filter((call) => call.kind === 'answered');
+      for (const call of unhandled.values()) {
+        emit({ type: 'activity.started', step, callId: call.callId, toolName: call.name, label: `${call.itemType} ${call.name}`, executionMode: 'parallel' });
+        emit({
+          type: 'activity.completed',
+          step,
+          callId: call.callId,
+          toolName: call.name,
+          label: `${call.itemType} ${call.name}`,
+          status: 'error',
+          durationMs: 0,
+          repairs: [],
+          error: call.error,
+        });
+      }
+      if (calls.length === 0 && searches.length === 0 && answered.length === 0) {
         return end(response.status === 'incomplete' ? 'incomplete' : 'completed');
       }
 
       if (response.status === 'incomplete') {
-        const notRun = notRunOutputs(response, calls, searches);
+        const notRun = notRunOutputs(response, unhandled);
         items.push(...notRun);
         newItems = notRun;
         continue;
@@ -185,12 +220,24 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         searchOutputs.set(search, answer.output);
         emit({ type: 'tool_search.completed', step, callId: search.call_id ?? '', query: answer.query, toolNames: answer.toolNames });
       }
-      toolCalls += calls.length;
+      // A multi_tool_use.parallel wrapper is dispatched as its inner calls, in its place.
+      const wrappers = new Map<FunctionCallItem, ParallelWrapper>();
+      const dispatched: FunctionCallItem[] = [];
+      for (const call of calls) {
+        const wrapper = expandParallelWrapper(call, toolMap);
+        if (wrapper === undefined) {
+          dispatched.push(call);
+        } else {
+          wrappers.set(call, wrapper);
+          dispatched.push(...wrapper.calls);
+        }
+      }
+      toolCalls += dispatched.length;
       const started = new Set<string>();
       const outcomes =
-        calls.length === 0
+        dispatched.length === 0
           ? []
-          : await dispatchToolCalls(calls, toolMap, {
+          : await dispatchToolCalls(dispatched, toolMap, {
               ...(signal === undefined ? {} : { signal }),
               ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
               ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
@@ -209,13 +256,22 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
       // Outputs in the model's order of the calls.
       const outcomeByCall = new Map<FunctionCallItem, ToolCallOutcome>();
-      calls.forEach((call, index) => outcomeByCall.set(call, outcomes[index] as ToolCallOutcome));
+      dispatched.forEach((call, index) => outcomeByCall.set(call, outcomes[index] as ToolCallOutcome));
       const outputs: ResponseInputItem[] = [];
       for (const item of output) {
-        if (item.type === 'function_call') outputs.push((outcomeByCall.get(item) as ToolCallOutcome).output);
-        else if (item.type === 'tool_search_call') {
+        if (item.type === 'function_call') {
+          const wrapper = wrappers.get(item);
+          outputs.push(
+            wrapper === undefined
+              ? (outcomeByCall.get(item) as ToolCallOutcome).output
+              : parallelWrapperOutput(wrapper, wrapper.calls.map((call) => outcomeByCall.get(call) as ToolCallOutcome)),
+          );
+        } else if (item.type === 'tool_search_call') {
           const output = searchOutputs.get(item);
           if (output !== undefined) outputs.push(output);
+        } else {
+          const call = unhandled.get(item);
+          if (call?.kind === 'answered') outputs.push(call.output);
         }
       }
       items.push(...outputs);
@@ -264,7 +320,7 @@ function activityCompleted(step: number, outcome: ToolCallOutcome): AgentEvent {
 }
 
 /** Outputs for the calls of a cut-off response: none was run; the model is told why and asked to call again. */
-function notRunOutputs(response: ModelResponse, calls: readonly FunctionCallItem[], searches: readonly ToolSearchCallItem[]): ResponseInputItem[] {
+function notRunOutputs(response: ModelResponse, unhandled: ReadonlyMap<ResponseOutputItem, UnhandledCall>): ResponseInputItem[] {
   const reason = response.incompleteReason ?? 'incomplete';
   const message = errorOutputText(
     `not run: your previous response was cut off (${reason}) before its tool calls were complete, so none of them were run. ` +
@@ -272,12 +328,15 @@ function notRunOutputs(response: ModelResponse, calls: readonly FunctionCallItem
   );
   const outputs: ResponseInputItem[] = [];
   for (const item of response.output) {
-    if (item.type === 'function_call' && calls.includes(item)) {
+    if (item.type === 'function_call') {
       outputs.push({ type: 'function_call_output', call_id: item.call_id, output: message });
-    } else if (item.type === 'tool_search_call' && searches.includes(item)) {
+    } else if (item.type === 'tool_search_call' && item.execution === 'client') {
       const output: ResponseInputItem = { type: 'tool_search_output', execution: 'client', tools: [] };
       if (typeof item.call_id === 'string') output.call_id = item.call_id;
       outputs.push(output);
+    } else {
+      const call = unhandled.get(item);
+      if (call?.kind === 'answered') outputs.push(call.output);
     }
   }
   return outputs;

@@ -187,8 +187,8 @@ export const reply = {
     return { ...step, delayMs: options.delayMs };
   },
 
-  /** A stream that emits `response.created`, `response.in_progress` and then an `error` event (JSON: HTTP 500, not retried). */
+  /** A stream that emits `response.created`, `response.in_progress` and then an `error` event (JSON: HTTP 500, not retried); `code: null` is sent as null. */
   errorEvent(message: string, options: { code?: string | null; param?: string | null } = {}): ErrorEventStepReply {
-    return { kind: 'error-event', message, code: options.code ?? 'server_error', param: options.param ?? null };
+    return { kind: 'error-event', message, code: options.code === undefined ? 'server_error' : options.code, param: options.param ?? null };
   },
 } as const;
