@@ -28,4 +28,5 @@ export const COMMANDS: readonly CliCommand[] = [
     'start, list, show or cancel workflows (scripts that orchestrate sub-agent tasks)',
     async () => (await import('../../worker/commands/workflows-command.js')).workflowsCommand,
   ),
+  lazyCommand('brain', "list, search, show or import an agent's Brain pages (Markdown knowledge)", async () => (await import('../../worker/commands/brain-command.js')).brainCommand),
 ];
