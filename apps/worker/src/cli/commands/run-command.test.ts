@@ -262,7 +262,8 @@ describe('ankole run with a control plane bound (--data-dir, the embedded databa
       ...env,
       OPENAI_API_KEY: 'k',
       OPENAI_BASE_URL: server.baseURL,
-    });
+      // Creating the embedded database takes tens of seconds on a busy machine.
+    }, 90_000);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(lines(run.stdout)[1]).toMatch(/· 18 tools · schedules and jobs in the embedded database in /);
@@ -284,7 +285,7 @@ describe('ankole run with a control plane bound (--data-dir, the embedded databa
     const listed = await runCliProcess(['schedules', '--data-dir', dataDir, '--json'], env);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toMatchObject([{ prompt: 'Summarise the inbox', agentId: 'default' }]);
-  }, 60_000);
+  }, 150_000);
 });
 
 describe('the step limit', () => {
