@@ -136,6 +136,23 @@ describe('ankole workflows on PostgreSQL', () => {
     const listed = JSON.parse((await runCliProcess(['workflows', 'list', '--status', 'cancelled', '--json'], env())).stdout) as WorkflowRecord[];
     expect(listed.map((entry) => entry.id)).toEqual([id]);
   }, 90_000);
+
+  it('SIGTERM with no grace hands a running task back to the queue and exits 0', async () => {
+    const slowScript = path.join(scratch, 'slow-again.js');
+    await writeFile(slowScript, "return await task({ title: 'Slow census', prompt: 'Count everything.', result: { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'number' } } } });\n");
+    const start = await runCliProcess(['workflows', 'start', '--script', slowScript, '--json'], env());
+    const workflow = JSON.parse(start.stdout) as WorkflowRecord;
+    const cli = worker(env(), '--shutdown-grace-seconds', '0');
+    await cli.waitForOutput('"Slow census": running', 30_000);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stdout()).toMatch(/↩ task \S+ \(workflow \S+, agent default\) "Slow census": handed back to the queue/);
+    expect(cli.stdout()).toMatch(/workflow tasks: 0 succeeded, 0 failed, 0 cancelled, 1 handed back;/);
+    const stored = await plane.client.workflows.get({ agentId: 'default', workflowId: workflow.id });
+    expect(stored.status).toBe('running');
+    expect(stored.tasks.map((task) => task.status)).toEqual(['queued']);
+    await plane.client.workflows.cancel({ agentId: 'default', workflowId: workflow.id });
+  }, 90_000);
 });
 
 describe('ankole workflows on the embedded database', () => {
