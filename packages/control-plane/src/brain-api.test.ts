@@ -1,9 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
 import { controlPlanes } from './testing.js';
+import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
 
-describe.each(['postgres', 'pglite'] as const)('Brain pages on %s', (kind) => {
-  const planes = controlPlanes(kind);
+describe.each(['postgres', 'pglite'] as const)(`Brain pages on %s (${clientTransport.name})`, (kind) => {
+  const planes = viaTransport(controlPlanes(kind));
   afterEach(() => planes.cleanup());
   afterAll(() => planes.close());
 

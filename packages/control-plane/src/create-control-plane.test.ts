@@ -2,8 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlane, type ControlPlane, type ControlPlaneOptions } from './create-control-plane.js';
 import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
 import { postgresTestDatabase, sharedPGlite, waitFor, type TestDatabase } from './__fixtures__/test-databases.js';
+import { clientTransport } from './__fixtures__/client-transport.js';
 
-describe.each(['postgres', 'pglite'] as const)('createControlPlane on %s', (kind) => {
+describe.each(['postgres', 'pglite'] as const)(`createControlPlane on %s (${clientTransport.name})`, (kind) => {
   let shared: Awaited<ReturnType<typeof sharedPGlite>> | undefined;
   const cleanups: Array<() => Promise<void>> = [];
 
@@ -25,7 +26,7 @@ describe.each(['postgres', 'pglite'] as const)('createControlPlane on %s', (kind
 
   async function open(options: Partial<ControlPlaneOptions> = {}, where?: TestDatabase): Promise<ControlPlane> {
     const target = where ?? (await database());
-    const controlPlane = await createControlPlane({ ...target.options(), background: false, ...options });
+    const controlPlane = await clientTransport.wrap(await createControlPlane({ ...target.options(), background: false, ...options }));
     cleanups.push(() => controlPlane.close());
     return controlPlane;
   }

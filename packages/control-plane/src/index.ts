@@ -27,6 +27,13 @@ export type {
   WorkApi,
 } from './control-plane-client.js';
 export { ControlPlaneConflictError, ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
+export { createHttpControlPlaneClient } from './http-control-plane-client.js';
+export type { HttpControlPlaneClient, HttpControlPlaneClientOptions } from './http-control-plane-client.js';
+export { RPC_METHODS, rpcMethod } from './rpc-methods.js';
+export type { RpcMethod, RpcMethodName } from './rpc-methods.js';
+export { errorFromWire, errorToWire } from './wire-error.js';
+export type { WireError } from './wire-error.js';
+export { parseInput } from './input-schemas.js';
 export type {
   AdvanceApi,
   AdvanceReport,

@@ -138,6 +138,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX brain_page_search_idx ON {schema}.brain_page USING GIN (search);
     `,
   },
+  {
+    version: 4,
+    name: 'access tokens',
+    // Bearer tokens of the HTTP control plane (`ankole serve`): only a SHA-256 hash of each token is stored.
+    sql: `
+      CREATE TABLE {schema}.access_token (
+        id uuid PRIMARY KEY,
+        token_hash text NOT NULL UNIQUE,
+        kind text NOT NULL CHECK (kind IN ('worker', 'agent')),
+        agent_id text,
+        label text NOT NULL DEFAULT '',
+        created_at timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz,
+        CHECK ((kind = 'agent') = (agent_id IS NOT NULL))
+      );
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

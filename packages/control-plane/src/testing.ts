@@ -60,3 +60,23 @@ export function controlPlanes(kind: 'postgres' | 'pglite'): TestControlPlanes {
     },
   };
 }
+
+/**
+ * `planes`, with every control plane it opens passed through `wrap` (for instance served over HTTP, with `client`
+ * an HTTP client and `close` stopping the server too); `cleanup` closes the wrapped ones first.
+ */
+export function wrapControlPlanes(planes: TestControlPlanes, wrap: (plane: ControlPlane) => Promise<ControlPlane>): TestControlPlanes {
+  const wrapped: ControlPlane[] = [];
+  return {
+    async open(options) {
+      const plane = await wrap(await planes.open(options));
+      wrapped.push(plane);
+      return plane;
+    },
+    async cleanup() {
+      for (const plane of wrapped.splice(0)) await plane.close();
+      await planes.cleanup();
+    },
+    close: () => planes.close(),
+  };
+}

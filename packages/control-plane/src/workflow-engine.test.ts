@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { controlPlanes } from './testing.js';
+import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
 import { driveWorkflows, FAN_OUT_SCRIPT } from './__fixtures__/workflow-driver.js';
 import type { ClaimedTask } from './workflow-client.js';
 import type { ControlPlane } from './create-control-plane.js';
@@ -13,8 +14,8 @@ async function advanceAll(plane: ControlPlane): Promise<number> {
   return count;
 }
 
-describe.each(['postgres', 'pglite'] as const)('workflows on %s', (kind) => {
-  const planes = controlPlanes(kind);
+describe.each(['postgres', 'pglite'] as const)(`workflows on %s (${clientTransport.name})`, (kind) => {
+  const planes = viaTransport(controlPlanes(kind));
   afterEach(() => planes.cleanup());
   afterAll(() => planes.close());
 

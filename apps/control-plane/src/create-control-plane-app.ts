@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { errorToWire, rpcMethod, type ControlPlaneClient } from '@core/control-plane';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Principal } from './access-tokens.js';
+import { createRateLimiter } from './rate-limiter.js';
+
+/** Options of `createControlPlaneApp`. */
+export interface ControlPlaneAppOptions {
+  /** The in-process client every request is answered with. */
+  client: ControlPlaneClient;
+  /** Who a bearer token stands for (`undefined`: refused with 401); `createAccessTokens(...).verify`, or `() => ({ kind: 'local' })` for the local socket. */
+  authenticate(token: string | undefined): Promise<Principal | undefined> | Principal | undefined;
+  /** Largest request body, in bytes (default 8 MiB); larger ones get 413. */
+  maxBodyBytes?: number | undefined;
+  /** Requests a second per token on average (default 200), bursts up to `rateBurst` (default 400); more get 429. */
+  ratePerSecond?: number | undefined;
+  rateBurst?: number | undefined;
+  /** The longest claim long poll a client may ask for (`x-ankole-wait-ms`), in ms (default 30 000). */
+  maxClaimWaitMs?: number | undefined;
+  /** Where a server error's details go, with its request id (default: standard error). */
+  log?: ((line: string) => void) | undefined;
+}
+
+/** The app's context variables. */
+export type ControlPlaneAppEnv = { Variables: { principal: Principal; requestId: string } };
+
+const CLAIMS = new Set(['work.claim', 'tasks.claim']);
+
+/**
+ * The control plane as a Hono app: `GET /v1/health`, and `POST /v1/<api>/<method>` with the call's input as a JSON
+ * object, answered `200 { result }` or `{ error: WireError }` with 400 (invalid body or input), 401 (no or unknown
+ * token), 403 (a call the token may not make, or another agent's id), 404 (unknown call, or no such row),
+ * 409 (conflict), 413 (body too large), 429 (rate limit, with Retry-After) or 500 (`internal_error` and the request
+ * id; the details only in `log`). An agent token's calls are for its agent: a missing `agentId` is set to it.
+ */
+export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<ControlPlaneAppEnv> {
+  const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
+  const limiter = createRateLimiter({ perSecond: options.ratePerSecond ?? 200, burst: options.rateBurst ?? 400 });
+  const maxClaimWaitMs = options.maxClaimWaitMs ?? 30_000;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const app = new Hono<ControlPlaneAppEnv>();
+
+  const refuse = (c: Context<ControlPlaneAppEnv>, status: 400 | 401 | 403 | 404 | 413 | 429, kind: string, code: string, message: string) =>
+    c.json({ error: { kind, code, message, requestId: c.get('requestId') } }, status);
+
+  app.use('*', async (c, next) => {
+    c.set('requestId', randomUUID());
+    c.header('x-request-id', c.get('requestId'));
+    await next();
+  });
+  app.onError((error, c) => {
+    const requestId = c.get('requestId') ?? randomUUID();
+    log(`[control-plane] request ${requestId} ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    const wire = errorToWire(error, requestId);
+    return c.json(wire.body, wire.status as 500);
+  });
+  app.notFound((c) => refuse(c, 404, 'not_found', 'route_unknown', `No route ${c.req.method} ${c.req.path}; calls are POST /v1/<api>/<method>.`));
+
+  app.get('/v1/health', (c) => c.json({ ok: true }));
+
+  app.post(
+    '/v1/:api/:method',
+    async (c, next) => {
+      const header = c.req.header('authorization');
+      const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+      const principal = await options.authenticate(token);
+      if (principal === undefined) {
+        return refuse(c, 401, 'auth', 'unauthorized', token === undefined ? 'A bearer token is required (Authorization: Bearer <token>; see `ankole tokens create`).' : 'The bearer token is unknown or revoked.');
+      }
+      c.set('principal', principal);
+      const waitMs = limiter.take(principal.kind === 'local' ? 'local' : principal.tokenId);
+      if (waitMs > 0) {
+        c.header('retry-after', String(Math.ceil(waitMs / 1000)));
+        return refuse(c, 429, 'limit', 'rate_limited', `Too many requests for this token; retry in ${waitMs} ms.`);
+      }
+      await next();
+    },
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => refuse(c, 413, 'limit', 'body_too_large', `The request body is larger than ${maxBodyBytes} bytes.`),
+    }),
+    async (c) => {
+      const name = `${c.req.param('api')}.${c.req.param('method')}`;
+      const method = rpcMethod(name);
+      if (method === undefined) return refuse(c, 404, 'not_found', 'method_unknown', `No control plane call named ${name}.`);
+      const principal = c.get('principal');
+      let input: unknown;
+      try {
+        input = JSON.parse(await c.req.text());
+      } catch {
+        return refuse(c, 400, 'input', 'body_invalid', 'The request body is not valid JSON.');
+      }
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        return refuse(c, 400, 'input', 'body_invalid', 'The request body must be a JSON object (the call\'s input).');
+      }
+      if (principal.kind === 'agent') {
+        if (method.scope !== 'agent') return refuse(c, 403, 'auth', 'forbidden', `An agent token may not call ${name}; it needs a worker token.`);
+        const requested = (input as { agentId?: unknown }).agentId;
+        if (requested === undefined) input = { ...input, agentId: principal.agentId };
+        else if (requested !== principal.agentId) return refuse(c, 403, 'auth', 'agent_forbidden', `This token is for agent "${principal.agentId}" only.`);
+      }
+      const [api, call] = name.split('.') as [keyof ControlPlaneClient, string];
+      const run = () => (options.client[api] as unknown as Record<string, (input: unknown) => Promise<unknown>>)[call]!(input);
+      let result = await run();
+      const wait = Math.min(Number(c.req.header('x-ankole-wait-ms') ?? 0) || 0, maxClaimWaitMs);
+      if (CLAIMS.has(name) && wait > 0) {
+        // Long poll: claim again until something is claimed or the wait is over, so a remote worker starts as soon as a local one.
+        const deadline = Date.now() + wait;
+        while (result === null && Date.now() < deadline && !c.req.raw.signal.aborted) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          result = await run();
+        }
+      }
+      return c.json({ result: result ?? null });
+    },
+  );
+  return app;
+}

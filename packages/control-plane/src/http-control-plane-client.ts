@@ -1,0 +1,153 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { ControlPlaneClient } from './control-plane-client.js';
+import { ControlPlaneFailure, ControlPlaneInputError } from './errors.js';
+import { parseInput } from './input-schemas.js';
+import { RPC_METHODS, type RpcMethodName } from './rpc-methods.js';
+import { errorFromWire, type WireError } from './wire-error.js';
+
+/** Options of `createHttpControlPlaneClient`. */
+export interface HttpControlPlaneClientOptions {
+  /** The server, `http://127.0.0.1:7070` or `https://…` (`ankole serve`); ignored for the host when `socketPath` is set. */
+  url: string;
+  /** The bearer token (`ankole tokens create`); not needed on the embedded data folder's local socket. */
+  token?: string | undefined;
+  /** A Unix socket to connect to instead of `url`'s host and port (the embedded database's local socket). */
+  socketPath?: string | undefined;
+  /** How many times a transient fault is retried (default 5): refused connections, 429 and 503 for every call; other 5xx and dropped connections only for retry-safe calls. */
+  retries?: number | undefined;
+  /** The first retry's delay in ms, doubled each time up to 5 s (default 100). */
+  retryDelayMs?: number | undefined;
+  /** How long one request may take, in ms (default 120 000; `advances.runNext` runs a sandbox on the server). */
+  timeoutMs?: number | undefined;
+}
+
+/** A `ControlPlaneClient` over HTTP; `close` ends its kept-alive connections. */
+export interface HttpControlPlaneClient extends ControlPlaneClient {
+  close(): Promise<void>;
+}
+
+type Outcome = { kind: 'answer'; status: number; body: unknown; retryAfterMs: number | undefined } | { kind: 'fault'; sent: boolean; error: Error };
+
+/**
+ * A `ControlPlaneClient` that makes every call as `POST <url>/v1/<api>/<method>` with a JSON body, parsing the
+ * input with the same schema the server parses with (so an invalid input fails here, with the same error) and
+ * rebuilding the server's typed errors (`ControlPlaneInputError`, `ControlPlaneNotFoundError`,
+ * `ControlPlaneConflictError`; `ControlPlaneFailure` with code `unauthorized`, `forbidden`, `rate_limited`,
+ * `body_too_large` or `internal_error` otherwise). `advances.runNext` runs the workflow sandbox on the server.
+ * @throws ControlPlaneInputError for a URL that is not http(s).
+ */
+export function createHttpControlPlaneClient(options: HttpControlPlaneClientOptions): HttpControlPlaneClient {
+  let base: URL;
+  try {
+    base = new URL(options.url);
+  } catch {
+    throw new ControlPlaneInputError('url_invalid', `The control plane URL "${options.url}" is not a URL; give one like http://127.0.0.1:7070.`, { field: 'url' });
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new ControlPlaneInputError('url_invalid', `The control plane URL "${options.url}" must start with http:// or https://.`, { field: 'url' });
+  }
+  const transport = base.protocol === 'https:' ? https : http;
+  const agent = new transport.Agent({ keepAlive: true, maxSockets: 64 });
+  const retries = options.retries ?? 5;
+  const firstDelay = options.retryDelayMs ?? 100;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const where = options.socketPath ?? base.origin;
+
+  function send(name: string, payload: string): Promise<Outcome> {
+    const [api, method] = name.split('.');
+    return new Promise((resolve) => {
+      const request = transport.request(
+        {
+          agent,
+          method: 'POST',
+          ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : { hostname: base.hostname, port: base.port }),
+          path: `${prefix}/v1/${api}/${method}`,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}),
+          },
+          timeout: timeoutMs,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', (error) => resolve({ kind: 'fault', sent: true, error }));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown;
+            try {
+              body = text === '' ? undefined : JSON.parse(text);
+            } catch {
+              body = undefined;
+            }
+            const retryAfter = Number(response.headers['retry-after']);
+            resolve({ kind: 'answer', status: response.statusCode ?? 0, body, retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined });
+          });
+        },
+      );
+      let connected = false;
+      request.on('socket', (socket) => {
+        if (!socket.connecting) connected = true;
+        else socket.once('connect', () => (connected = true));
+      });
+      request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      request.on('error', (error) => resolve({ kind: 'fault', sent: connected, error }));
+      request.end(payload);
+    });
+  }
+
+  async function call(name: RpcMethodName, input: unknown): Promise<unknown> {
+    const method = RPC_METHODS[name];
+    const parsed = parseInput(method.input, input, name);
+    let payload: string;
+    try {
+      payload = JSON.stringify(parsed);
+    } catch (error) {
+      throw new ControlPlaneInputError('input_invalid', `Invalid input to ${name}: it is not JSON data (${(error as Error).message}).`);
+    }
+    let delay = firstDelay;
+    for (let attempt = 0; ; attempt += 1) {
+      const outcome = await send(name, payload);
+      let retryAfterMs: number | undefined;
+      if (outcome.kind === 'answer') {
+        if (outcome.status === 200) return (outcome.body as { result: unknown }).result ?? null;
+        const wire = (outcome.body as { error?: WireError } | undefined)?.error;
+        const notRun = outcome.status === 429 || outcome.status === 503;
+        const transient = notRun || (outcome.status >= 500 && method.retrySafe);
+        if (!transient || attempt >= retries) {
+          if (wire !== undefined && typeof wire.code === 'string') throw errorFromWire(wire, outcome.status);
+          throw new ControlPlaneFailure('bad_answer', `The control plane at ${where} answered ${name} with HTTP ${outcome.status} and no error description.`);
+        }
+        retryAfterMs = outcome.retryAfterMs;
+      } else if ((outcome.sent && !method.retrySafe) || attempt >= retries) {
+        throw new ControlPlaneFailure(
+          'control_plane_unreachable',
+          `Could not ${outcome.sent ? 'finish' : 'send'} ${name} to the control plane at ${where}: ${outcome.error.message}.` +
+            (outcome.sent ? '' : ' Check that `ankole serve` (or the worker holding the data folder) is running and reachable.'),
+          { cause: outcome.error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.max(retryAfterMs ?? 0, delay * (0.5 + Math.random()))));
+      delay = Math.min(delay * 2, 5_000);
+    }
+  }
+
+  const api = <TApi>(names: readonly string[], prefixName: string): TApi =>
+    Object.freeze(Object.fromEntries(names.map((method) => [method, (input: unknown) => call(`${prefixName}.${method}` as RpcMethodName, input)]))) as TApi;
+
+  return Object.freeze({
+    schedules: api(['create', 'list', 'get', 'cancel'], 'schedules'),
+    jobs: api(['start', 'get', 'list', 'cancel'], 'jobs'),
+    work: api(['claim', 'heartbeat', 'complete', 'fail', 'release'], 'work'),
+    workflows: api(['start', 'get', 'list', 'cancel'], 'workflows'),
+    tasks: api(['claim', 'heartbeat', 'submit', 'fail', 'release'], 'tasks'),
+    advances: api(['runNext'], 'advances'),
+    brain: api(['createPage', 'updatePage', 'deletePage', 'getPage', 'listPages', 'recall', 'importPages'], 'brain'),
+    async close() {
+      agent.destroy();
+    },
+  } as HttpControlPlaneClient);
+}
