@@ -92,3 +92,16 @@ describe.each(['postgres', 'pglite'] as const)('ankole brain on %s', (kind) => {
     expect(noQuery.stderr).toContain('Give what to search for: ankole brain search "<query>".');
   }, 120_000);
 });
+
+it('refuses --brain without a control plane, and lists the Brain tools with one', async () => {
+  const refused = await runCliProcess(['tools', '--brain'], { HOME: scratch, XDG_DATA_HOME: scratch });
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain('--brain needs a control plane, where the pages are kept');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const listed = await runCliProcess(['tools', '--brain', '--json'], { HOME: scratch, XDG_DATA_HOME: scratch, DATABASE_URL: testDatabaseUrl(), ANKOLE_DB_SCHEMA: schema }, 60_000);
+  const driver = createPostgresDriver({ connectionString: testDatabaseUrl() });
+  await driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`).finally(() => driver.close());
+  expect(listed.stderr).toBe('');
+  const names = (JSON.parse(listed.stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
+  expect(names.slice(-5)).toEqual(['recall', 'get_page', 'create_page', 'update_page', 'delete_page']);
+}, 90_000);
