@@ -135,13 +135,13 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
   const maxReminders = options.maxReminders ?? DEFAULT_TASK_REMINDERS;
   const events: AgentEvent[] = [];
   let accepted: TaskRecord | undefined;
-  let refusal: { code: string; message: string } | undefined;
+  let refusal: string | undefined;
   const onEvent = (event: AgentEvent) => {
     events.push(event);
     if (event.type === 'activity.completed' && event.toolName === 'submit_result' && event.namespace === undefined) {
       const details = event.details as SubmitResultToolDetails | undefined;
       if (details?.accepted === true && details.task !== undefined) accepted = details.task;
-      else if (details?.code !== undefined && details.code !== 'already_submitted') refusal = { code: details.code, message: event.label };
+      else if (details?.code !== undefined && details.code !== 'already_submitted') refusal = details.code;
     }
     options.onEvent?.(event);
   };
@@ -163,7 +163,7 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
     steps += outcome.steps;
     const result = { outcome, reminders, steps, events, assembly };
     if (accepted !== undefined) return { ...result, status: 'submitted', task: accepted };
-    if (refusal !== undefined) return { ...result, status: 'refused', error: `The control plane refused the result (${refusal.code}).` };
+    if (refusal !== undefined) return { ...result, status: 'refused', error: `The control plane refused the result (${refusal}).` };
     if (outcome.reason === 'aborted' || signal.aborted) return { ...result, status: 'aborted' };
     if (outcome.reason === 'completed' && reminders < maxReminders && steps < maxSteps) {
       reminders += 1;
