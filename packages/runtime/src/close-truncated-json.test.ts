@@ -72,6 +72,11 @@ describe('closeTruncatedJson', () => {
     expect(closeTruncatedJson('{"a":"b}')).toMatchObject({ ok: false, message: 'a string is missing its closing quote' });
     expect(closeTruncatedJson('{"key": ["value]}')).toMatchObject({ ok: false });
     expect(value('{"a":"b}c')).toEqual({});
+    // Pretty-printed closers, and a property name whose colon and value follow, are no cut-off either.
+    expect(closeTruncatedJson('{\n  "a": {\n    "b": "c\n  }\n}')).toMatchObject({ ok: false, message: 'a string is missing its closing quote' });
+    expect(closeTruncatedJson('{"a": 1, "tags: null\n}')).toMatchObject({ ok: false, message: 'a property name is missing its closing quote' });
+    // Unless the string's own text opens the brackets that close it: then it was cut off.
+    expect(value('{"code": "f() { return 1; }')).toEqual({});
   });
 
   it('is iterative: deep input does not overflow the stack', () => {

@@ -194,7 +194,8 @@ export function closeTruncatedJson(text: string): ClosedJson {
         if (c !== '"') return fail(`expected a double-quoted property name, found ${describeChar(c)}`);
         const read = readString(text, i, fixes);
         if (read === undefined) {
-          if (closesEverything(text, i + 1, stack)) return fail('a property name is missing its closing quote');
+          // `"limit: 5}` is a name missing its closing quote (a colon and a value follow), not a cut-off name.
+          if (closesEverything(text, i + 1, stack) || /:\s*\S/.test(text.slice(i + 1, i + 1 + 256))) return fail('a property name is missing its closing quote');
           return endOfInput('an unterminated property name');
         }
         if (typeof read === 'number') {
@@ -308,10 +309,16 @@ function matchLiteral(text: string, start: number): (typeof LITERALS)[number] | 
 function closesEverything(text: string, contentStart: number, stack: readonly Frame[]): boolean {
   let end = text.length;
   while (end > contentStart && isWhitespace(text.charCodeAt(end - 1))) end--;
-  let closers = '';
-  for (let index = stack.length - 1; index >= 0; index--) closers += (stack[index] as Frame).kind === 'object' ? '}' : ']';
-  if (closers === '' || end - closers.length < contentStart || !text.startsWith(closers, end - closers.length)) return false;
-  return !opensBrackets(text, contentStart, end - closers.length);
+  // The closers, innermost first, possibly with whitespace between them (pretty-printed JSON).
+  let at = end;
+  for (let index = 0; index < stack.length; index++) {
+    while (at > contentStart && isWhitespace(text.charCodeAt(at - 1))) at--;
+    const wanted = (stack[index] as Frame).kind === 'object' ? '}' : ']';
+    if (at - 1 < contentStart || text[at - 1] !== wanted) return false;
+    at--;
+  }
+  if (stack.length === 0) return false;
+  return !opensBrackets(text, contentStart, at);
 }
 
 /** Whether `text[start, end)` leaves a `{` or `[` open (brackets counted, nothing else). */

@@ -41,6 +41,10 @@ describe('extractJsonValue', () => {
     expect(extractJsonValue(fenced)).toMatchObject({ kind: 'one', parsed: { readme: '# T\n```sh\nnpm i\n```\n' }, from: 'prose' });
   });
 
+  it('takes no span whose brackets were miscounted because quotes are off (more JSON follows it)', () => {
+    expect(extractJsonValue('{"query: 1, "name": {"c": "end}", "t": 1}}')).toEqual({ kind: 'none' });
+  });
+
   it('returns an unparsable or cut-off span as text for the later rungs', () => {
     expect(extractJsonValue("Sure: {'a': 1} done")).toEqual({ kind: 'one', text: "{'a': 1}", parsed: undefined, from: 'prose', copies: 1 });
     expect(extractJsonValue('Here is your JSON: {"key": "value')).toEqual({ kind: 'one', text: '{"key": "value', parsed: undefined, from: 'prose', copies: 1 });

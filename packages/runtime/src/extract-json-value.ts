@@ -53,6 +53,9 @@ function pickFromRegions(regions: string[], from: 'fence' | 'prose', whole: stri
       const source = region.slice(span.start, span.end);
       if (from === 'prose' && ((span.complete && looksContinued(region, span.end)) || insideArray(region, span.start))) return { kind: 'none' };
       const value = span.complete ? parseObject(source) : undefined;
+      // A span that does not parse and is followed by more JSON (`", "b": 1}`) was cut short by quotes that are off:
+      // the brackets were miscounted, so it is no object in prose.
+      if (value === undefined && from === 'prose' && span.complete && /^\s*["',:}\]]/.test(region.slice(span.end, span.end + 64))) return { kind: 'none' };
       if (value === undefined) unparsed.push(source);
       else parsedObjects.push({ text: source, value });
     }

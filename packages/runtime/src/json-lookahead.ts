@@ -5,6 +5,7 @@ export const MAX_KEY_LOOKAHEAD = 256;
 export const MAX_LOOKAHEAD = 4096;
 
 const KEY_WORD = /[\w$]+/y;
+const LITERAL = /(?:true|false|null|True|False|None|TRUE|FALSE|NULL|Null|NONE|NaN|Infinity)(?![\w$])/y;
 
 /**
  * Bounded looks ahead in JSON-like text for `normalizeJsonSyntax`: where the next token is (whitespace, comments and
@@ -24,13 +25,15 @@ export class JsonLookahead {
   startsKey(p: number): boolean {
     const text = this.text;
     if (text[p] === '"') {
-      const limit = Math.min(text.length, p + 1 + MAX_KEY_LOOKAHEAD);
-      for (let k = p + 1; k < limit; k++) {
+      // `""name":` (a doubled opening quote) names a property as well.
+      const open = text[p + 1] === '"' && /[^\s"]/.test(text[p + 2] ?? ' ') ? p + 1 : p;
+      const limit = Math.min(text.length, open + 1 + MAX_KEY_LOOKAHEAD);
+      for (let k = open + 1; k < limit; k++) {
         const c = text[k];
         if (c === '\\') k++;
         else if (c === '"') return text[this.nextSignificant(k + 1)] === ':';
         // `"limit: 5`: a property name missing its closing quote.
-        else if (c === ':') return k > p + 1;
+        else if (c === ':') return k > open + 1;
         else if (c === '\n') return false;
       }
       return false;
@@ -41,6 +44,17 @@ export class JsonLookahead {
     const after = p + word[0].length;
     // `limit": 10`: a property name missing its opening quote.
     return text[this.nextSignificant(text[after] === '"' ? after + 1 : after)] === ':';
+  }
+
+  /**
+   * At `p`: what an array element can start with: a quote, a bracket or parenthesis, a number, or a literal word
+   * (`true`, `None`, `NULL`, `NaN`, …) followed by a delimiter. Plain words are not taken (`["say "hi", then"]`).
+   */
+  startsValue(p: number): boolean {
+    const text = this.text;
+    if (/["'{[(\-+.\d]/.test(text[p] ?? '')) return true;
+    LITERAL.lastIndex = p;
+    return LITERAL.test(text);
   }
 
   /** At `p`: a quoted name followed by `,` or `}` (a member missing its value: later rungs judge it). */

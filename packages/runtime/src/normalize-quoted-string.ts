@@ -186,7 +186,7 @@ function endsString(context: QuoteContext, j: number, next: number, inner: numbe
     // A trailing comma: `["a", "b",]`, `("src",)`.
     if (e === '}' || e === ']' || (e === ')' && (top === '(' || top === 'call'))) return 'end';
     if (top === '{') return e === '}' || e === "'" || context.look.startsKey(after) || context.look.startsMember(after) ? 'end' : 'content';
-    if (top === '[' || top === '(') return /["'{[\-\d]|[tfnTFN]/.test(e) ? 'end' : 'content';
+    if (top === '[' || top === '(') return context.look.startsValue(after) ? 'end' : 'content';
     return 'end';
   }
   if (d === '"') {
