@@ -69,7 +69,8 @@ export async function recallPages(executor: SqlExecutor, input: RecallPagesInput
     if (hits.length > 0) return { query, mode: Number(hits[0]!.matched) === lexemes.length ? 'all-words' : 'any-word', hits: hits.map(hit) };
   }
 
-  const tokens = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, MAX_WORDS);
+  // One letter is too short a prefix to mean anything ("it's" would find every word starting with "s").
+  const tokens = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, MAX_WORDS);
   if (tokens.length > 0) {
     const hits = await relaxedHits(executor, input, { words: tokens.map((token) => `${quote(token)}:*`), titleWords: [] });
     if (hits.length > 0) return { query, mode: 'prefix', hits: hits.map(hit) };
