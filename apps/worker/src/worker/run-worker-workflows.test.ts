@@ -72,10 +72,10 @@ describe.each(['postgres', 'pglite'] as const)('runWorker with workflows on %s',
       return workflow.status === 'running' ? undefined : workflow;
     }, `workflow ${workflowId} to finish`);
 
-  it('runs the example workflow (fan-out, then a dependent task) to its result beside a background job, every task once', async () => {
+  it('runs the example workflow (fan-out, then a dependent task) to its result beside a background job, every task once, then the notice turn', async () => {
     const plane = await planes.open();
     const started = Date.now();
-    const workflow = await plane.client.workflows.start({ agentId: 'agent-w', title: 'Research', script: EXAMPLE_WORKFLOW_SCRIPT, input: { topics: ['anemones', 'crabs', 'kelp'] } });
+    const workflow = await plane.client.workflows.start({ agentId: 'agent-w', title: 'Research', script: EXAMPLE_WORKFLOW_SCRIPT, input: { topics: ['anemones', 'crabs', 'kelp'] }, notifyOnFinish: true });
     const job = await plane.client.jobs.start({ agentId: 'agent-w', prompt: 'tidy the notes' });
     const worker = start(plane, { concurrency: 2 });
 
@@ -91,11 +91,17 @@ describe.each(['postgres', 'pglite'] as const)('runWorker with workflows on %s',
     expect(done.tasks[0]!.result).toEqual({ facts: factsAbout('anemones') });
     expect(done.log.map((line) => line.text)).toEqual(['collected 3 notes']);
     await until(async () => ((await plane.client.jobs.get({ agentId: 'agent-w', jobId: job.id })).status === 'succeeded' ? true : undefined), 'the job');
+    // notifyOnFinish: the agent gets a turn with the outcome, run by the same worker.
+    const notice = await until(async () => {
+      const jobs = await plane.client.jobs.list({ agentId: 'agent-w', status: ['succeeded'] });
+      return jobs.find((entry) => entry.title === 'Workflow succeeded: Research');
+    }, 'the notice turn');
+    expect(notice.finalAnswer).toMatch(/^done: Your workflow "Research" \(id \S+\) succeeded\. Its result:/);
 
     worker.stop();
     const summary = await worker.done;
     expect(summary.tasks).toEqual({ succeeded: 4, failed: 0, cancelled: 0, released: 0, lost: 0 });
-    expect(summary.succeeded).toBe(1);
+    expect(summary.succeeded).toBe(2);
     expect(summary.advances).toBe(done.replays);
     // Each task turn reached the model exactly once (one submission each).
     const submissions = worker.events.filter((event) => event.type === 'task.succeeded');
