@@ -1,10 +1,18 @@
-import { createControlPlane, defaultDataDir, type ControlPlane } from '@core/control-plane';
+import { ControlPlaneFailure, createControlPlane, createHttpControlPlaneClient, defaultDataDir, type ControlPlane } from '@core/control-plane';
+import { connectLocalSocket, shareOnLocalSocket } from './local-socket.js';
 import path from 'node:path';
 import { CliError } from '../cli/cli-error.js';
 
 /** Options of `openControlPlane`. */
 export interface OpenControlPlaneOptions {
   env: Readonly<Record<string, string | undefined>>;
+  /** An HTTP control plane (`--control-plane`, `ankole serve`); default `ANKOLE_CONTROL_PLANE_URL`; its token `ANKOLE_CONTROL_PLANE_TOKEN`. */
+  controlPlaneUrl?: string | undefined;
+  /**
+   * On the embedded database, serve the control plane on its local socket (`<data-dir>.sock`, mode 0600) while it is open,
+   * so other `ankole` commands on the folder use this process (default: `background`, i.e. a worker or `ankole serve`).
+   */
+  share?: boolean | undefined;
   /** A PostgreSQL URL (`--database-url`); default `DATABASE_URL`. */
   databaseUrl?: string | undefined;
   /** The embedded database's folder (`--data-dir`); default `ANKOLE_DATA_DIR`, else `$XDG_DATA_HOME/ankole/pglite`. */
@@ -18,7 +26,10 @@ export interface OpenControlPlaneOptions {
 
 /** Where the control plane of `openControlPlane` keeps its data, in words. */
 export interface OpenedControlPlane {
-  controlPlane: ControlPlane;
+  /** The client and how to let go of it (an HTTP client when the control plane is remote or held by another process). */
+  controlPlane: Pick<ControlPlane, 'client' | 'close'>;
+  /** The control plane itself, when this process opened the database. */
+  local: ControlPlane | undefined;
   /** "PostgreSQL (schema ankole)" or "the embedded database in /path". */
   where: string;
 }
@@ -31,6 +42,11 @@ export interface OpenedControlPlane {
  */
 export async function openControlPlane(options: OpenControlPlaneOptions): Promise<OpenedControlPlane> {
   const { env } = options;
+  const controlPlaneUrl = nonEmpty(options.controlPlaneUrl) ?? nonEmpty(env.ANKOLE_CONTROL_PLANE_URL);
+  if (controlPlaneUrl !== undefined) {
+    const client = createHttpControlPlaneClient({ url: controlPlaneUrl, token: nonEmpty(env.ANKOLE_CONTROL_PLANE_TOKEN) });
+    return { controlPlane: { client, close: () => client.close() }, local: undefined, where: `the control plane at ${controlPlaneUrl}` };
+  }
   const databaseUrl = nonEmpty(options.databaseUrl) ?? nonEmpty(env.DATABASE_URL);
   const schema = nonEmpty(env.ANKOLE_DB_SCHEMA) ?? 'ankole';
   const tuning = {
@@ -41,11 +57,28 @@ export async function openControlPlane(options: OpenControlPlaneOptions): Promis
   const common = { schema, background: options.background, ...tuning, ...(options.onError === undefined ? {} : { onError: options.onError }) };
   if (databaseUrl !== undefined) {
     const controlPlane = await createControlPlane({ databaseUrl, ...common });
-    return { controlPlane, where: `PostgreSQL (${redact(databaseUrl)}, schema ${schema})` };
+    return { controlPlane, local: controlPlane, where: `PostgreSQL (${redact(databaseUrl)}, schema ${schema})` };
   }
   const dataDir = path.resolve(options.cwd, nonEmpty(options.dataDir) ?? nonEmpty(env.ANKOLE_DATA_DIR) ?? defaultDataDir(env));
-  const controlPlane = await createControlPlane({ dataDir, ...common });
-  return { controlPlane, where: `the embedded database in ${dataDir}` };
+  // Another process holds the folder: talk to it over its local socket instead of being refused.
+  const remote = await connectLocalSocket(dataDir);
+  if (remote !== undefined) return { controlPlane: remote, local: undefined, where: `the embedded database in ${dataDir} (through the process holding it)` };
+  let controlPlane: ControlPlane;
+  try {
+    controlPlane = await createControlPlane({ dataDir, ...common });
+  } catch (error) {
+    // The holder may be starting: its socket follows its lock within moments.
+    if (!(error instanceof ControlPlaneFailure && error.code === 'database_in_use')) throw error;
+    for (let waited = 0; waited < 10_000; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const late = await connectLocalSocket(dataDir);
+      if (late !== undefined) return { controlPlane: late, local: undefined, where: `the embedded database in ${dataDir} (through the process holding it)` };
+    }
+    throw error;
+  }
+  if (!(options.share ?? options.background)) return { controlPlane, local: controlPlane, where: `the embedded database in ${dataDir}` };
+  const shared = await shareOnLocalSocket(dataDir, controlPlane);
+  return { controlPlane: shared, local: controlPlane, where: `the embedded database in ${dataDir}` };
 }
 
 function seconds(env: OpenControlPlaneOptions['env'], name: string, option: string): Record<string, number> {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createControlPlane, createPostgresDriver, type ControlPlane, type JobRecord } from '@core/control-plane';
@@ -311,7 +311,7 @@ describe('ankole worker on PostgreSQL', () => {
 });
 
 describe('ankole worker on the embedded database', () => {
-  it('runs a job queued with `ankole jobs start`, and refuses a second process on the folder while it runs', async () => {
+  it('runs a job queued with `ankole jobs start`; while it runs, other commands on the folder go through its local socket', async () => {
     const model = await startWorkerModel();
     const dataHome = await mkdtemp(path.join(tmpdir(), 'ankole-worker-embedded-'));
     const env = { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: model.baseURL, XDG_DATA_HOME: dataHome, HOME: dataHome };
@@ -325,9 +325,24 @@ describe('ankole worker on the embedded database', () => {
       await cli.waitForOutput(`✓ job ${queued.id}`, 60_000);
       expect(cli.stdout()).toContain(`the embedded database in ${path.join(dataHome, 'ankole', 'pglite')}`);
 
-      const busy = await runCliProcess(['jobs', 'list'], env, 60_000);
-      expect(busy.code).toBe(1);
-      expect(busy.stderr).toMatch(/^ankole: The embedded database .* is in use by process \d+\. Stop that process, or use a PostgreSQL server/);
+      // The worker holds the folder and serves on <data-dir>.sock (owner only): start a job through it, and cancel it mid-turn.
+      const socket = await stat(path.join(dataHome, 'ankole', 'pglite.sock'));
+      expect(socket.isSocket() && (socket.mode & 0o777).toString(8)).toBe('600');
+      const second = await runCliProcess(['jobs', 'start', '--json', 'hold embedded'], env, 60_000);
+      expect(second.code).toBe(0);
+      const holding = JSON.parse(second.stdout) as JobRecord;
+      await cli.waitForOutput(`▶ job ${holding.id}`, 30_000);
+      const cancel = await runCliProcess(['jobs', 'cancel', holding.id], env, 60_000);
+      expect(cancel).toMatchObject({ code: 0 });
+      expect(cancel.stdout).toContain(`Job ${holding.id} is cancelled.`);
+      const cancelledAt = Date.now();
+      await cli.waitForOutput(`■ job ${holding.id}`, 20_000);
+      expect(Date.now() - cancelledAt).toBeLessThan(15_000);
+      const listed = await runCliProcess(['jobs', 'list', '--json'], env, 60_000);
+      expect(JSON.parse(listed.stdout).map((entry: JobRecord) => [entry.id, entry.status])).toEqual([
+        [holding.id, 'cancelled'],
+        [queued.id, 'succeeded'],
+      ]);
 
       cli.child.kill('SIGTERM');
       expect((await cli.exited).code).toBe(0);

@@ -17,6 +17,8 @@ export const COMMANDS: readonly CliCommand[] = [
     'run scheduled turns, background jobs and workflows from the queue until stopped (SIGTERM / Ctrl-C)',
     async () => (await import('../../worker/commands/worker-command.js')).workerCommand,
   ),
+  lazyCommand('serve', 'serve the control plane over HTTP for remote workers and commands (bearer tokens)', async () => (await import('../../worker/commands/serve-command.js')).serveCommand),
+  lazyCommand('tokens', 'create, list or revoke bearer tokens for `ankole serve`', async () => (await import('../../worker/commands/tokens-command.js')).tokensCommand),
   lazyCommand('jobs', 'list, show, cancel or start background jobs', async () => (await import('../../worker/commands/jobs-command.js')).jobsCommand),
   lazyCommand(
     'schedules',

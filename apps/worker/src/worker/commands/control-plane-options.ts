@@ -6,12 +6,14 @@ import { openControlPlane, type OpenedControlPlane } from '../open-control-plane
 
 /** The options of every command that talks to the control plane. */
 export const CONTROL_PLANE_OPTIONS = {
+  'control-plane': { type: 'string' },
   'database-url': { type: 'string' },
   'data-dir': { type: 'string' },
 } as const satisfies OptionTable;
 
 /** Their help lines. */
 export const CONTROL_PLANE_OPTIONS_HELP = [
+  '  --control-plane URL an HTTP control plane (`ankole serve`; default: ANKOLE_CONTROL_PLANE_URL, token ANKOLE_CONTROL_PLANE_TOKEN)',
   '  --database-url URL a PostgreSQL server (default: DATABASE_URL); without one, the embedded database',
   '  --data-dir DIR     the embedded database folder (default: ANKOLE_DATA_DIR, else $XDG_DATA_HOME/ankole/pglite)',
 ];
@@ -20,6 +22,19 @@ export const CONTROL_PLANE_OPTIONS_HELP = [
 export function openFromOptions(values: ParsedCommandLine['values'], io: CliIO, background: boolean, onError?: (error: unknown) => void): Promise<OpenedControlPlane> {
   return openControlPlane({
     env: io.env,
+    cwd: io.cwd,
+    background,
+    controlPlaneUrl: stringValue(values, 'control-plane'),
+    databaseUrl: stringValue(values, 'database-url'),
+    dataDir: stringValue(values, 'data-dir'),
+    ...(onError === undefined ? {} : { onError }),
+  });
+}
+
+/** Opens the database the options and environment describe, never an HTTP control plane (`ankole serve`, `ankole tokens`). */
+export function openDatabase(values: ParsedCommandLine['values'], io: CliIO, background: boolean, onError?: (error: unknown) => void): Promise<OpenedControlPlane> {
+  return openControlPlane({
+    env: { ...io.env, ANKOLE_CONTROL_PLANE_URL: undefined },
     cwd: io.cwd,
     background,
     databaseUrl: stringValue(values, 'database-url'),
