@@ -3,18 +3,21 @@ import type { MessagePhase, ResponseInputItem, ResponseOutputItem } from './mode
 /** Output-only fields the input item schemas do not have (`created_by` on tool search items, for one). */
 const OUTPUT_ONLY_FIELDS = ['created_by'] as const;
 
+/** Output-only fields of one item type: the input `CustomToolCall` has no `status` (the output carries one). */
+const OUTPUT_ONLY_FIELDS_BY_TYPE: Readonly<Record<string, readonly string[]>> = { custom_tool_call: ['status'] };
+
 /**
  * The input items that echo a response's output back to the model (stateless mode): every item, reasoning
  * included (with its `encrypted_content`), as the API returned it, minus the output-only fields the input
  * schemas do not list. `status` stays: the input schemas of messages, function calls, reasoning and tool
- * search items accept it (and `OutputMessage` requires it). Reasoning without `encrypted_content` is kept here
+ * search items accept it (and `OutputMessage` requires it); a `custom_tool_call` loses it. Reasoning without `encrypted_content` is kept here
  * (a stored response can replay it by id); `replayableInput` leaves it out of a `store: false` request.
  */
 export function toInputItems(output: readonly ResponseOutputItem[]): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
   for (const item of output) {
     let copy: Record<string, unknown> | undefined;
-    for (const field of OUTPUT_ONLY_FIELDS) {
+    for (const field of [...OUTPUT_ONLY_FIELDS, ...(OUTPUT_ONLY_FIELDS_BY_TYPE[item.type] ?? [])]) {
       if (field in item) {
         copy ??= { ...item };
         delete copy[field];

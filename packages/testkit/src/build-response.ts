@@ -28,6 +28,7 @@ function outputText(item: Record<string, unknown>): string {
     return item.content.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('');
   }
   if (item.type === 'function_call') return String(item.arguments ?? '');
+  if (item.type === 'custom_tool_call') return String(item.input ?? '');
   return JSON.stringify(item);
 }
 
@@ -44,7 +45,7 @@ function materializeItems(
     if (spec.type === 'reasoning' && includeEncryptedReasoning && item.encrypted_content === undefined) {
       item.encrypted_content = `testkit-encrypted-${generateId('rs')}`;
     }
-    if ((spec.type === 'function_call' || spec.type === 'tool_search_call') && item.call_id === undefined) {
+    if ((spec.type === 'function_call' || spec.type === 'tool_search_call' || spec.type === 'custom_tool_call') && item.call_id === undefined) {
       item.call_id = generateId('call');
     }
     if (spec.type !== 'reasoning' && item.status === undefined) {

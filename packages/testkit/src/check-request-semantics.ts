@@ -7,6 +7,13 @@ function isObject(value: unknown): value is Item {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Client-executed call types besides function calls, the output type that answers each, and how the API names the call. */
+const OTHER_CALL_OUTPUTS: ReadonlyArray<{ call: string; output: string; words: string }> = [
+  { call: 'custom_tool_call', output: 'custom_tool_call_output', words: 'custom tool call' },
+  { call: 'apply_patch_call', output: 'apply_patch_call_output', words: 'apply patch call' },
+  { call: 'shell_call', output: 'shell_call_output', words: 'shell call' },
+];
+
 function checkToolOutputs(body: Item): ApiErrorBody | undefined {
   if (!Array.isArray(body.input)) return undefined;
   const items = body.input.filter(isObject);
@@ -17,6 +24,11 @@ function checkToolOutputs(body: Item): ApiErrorBody | undefined {
       const answered = later.some((other) => other.type === 'function_call_output' && other.call_id === item.call_id);
       if (!answered) return invalidRequest(`No tool output found for function call ${item.call_id}.`, 'input');
     }
+    const other = OTHER_CALL_OUTPUTS.find((kind) => kind.call === item.type);
+    if (other !== undefined && typeof item.call_id === 'string') {
+      const answered = later.some((next) => next.type === other.output && next.call_id === item.call_id);
+      if (!answered) return invalidRequest(`No tool output found for ${other.words} ${item.call_id}.`, 'input');
+    }
     if (item.type === 'tool_search_call' && item.execution === 'client' && typeof item.call_id === 'string') {
       const answered = later.some((other) => other.type === 'tool_search_output' && other.call_id === item.call_id);
       if (!answered) return invalidRequest(`No tool output found for tool search call ${item.call_id}.`, 'input');
@@ -24,10 +36,14 @@ function checkToolOutputs(body: Item): ApiErrorBody | undefined {
   }
   if (!continuesEarlierState) {
     for (const [index, item] of items.entries()) {
-      if (item.type !== 'function_call_output' || typeof item.call_id !== 'string') continue;
+      if (typeof item.call_id !== 'string') continue;
       const earlier = items.slice(0, index);
-      if (!earlier.some((other) => other.type === 'function_call' && other.call_id === item.call_id)) {
+      if (item.type === 'function_call_output' && !earlier.some((other) => other.type === 'function_call' && other.call_id === item.call_id)) {
         return invalidRequest(`No tool call found for function call output with call_id ${item.call_id}.`, 'input');
+      }
+      const other = OTHER_CALL_OUTPUTS.find((kind) => kind.output === item.type);
+      if (other !== undefined && !earlier.some((call) => call.type === other.call && call.call_id === item.call_id)) {
+        return invalidRequest(`No tool call found for ${other.words} output with call_id ${item.call_id}.`, 'input');
       }
     }
   }
@@ -68,8 +84,8 @@ function checkToolNames(body: Item): ApiErrorBody | undefined {
 
 /**
  * Checks the API enforces beyond the schema: `model` is given, every `function_call` in the input is followed by its
- * `function_call_output`, every client `tool_search_call` by its `tool_search_output`, every output
- * answers a call in the input (unless `previous_response_id` / `conversation` continues earlier state),
+ * `function_call_output` (a `custom_tool_call`, `apply_patch_call` or `shell_call` by its own output type), every
+ * client `tool_search_call` by its `tool_search_output`, every output answers a call in the input (unless `previous_response_id` / `conversation` continues earlier state),
  * tool names are unique, and `strict: true` function tools have a schema strict mode takes
  * (`checkStrictFunctionTools`: 400 `invalid_function_parameters`). Returns the API's 400 body, or `undefined` when the request is fine.
  */

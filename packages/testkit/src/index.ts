@@ -3,6 +3,7 @@ export type { TestModelServer, TestModelServerOptions } from './start-test-model
 export { reply } from './reply.js';
 export type { FunctionCallSpec, FunctionCallsOptions, ReplyOptions, ToolSearchCallSpec } from './reply.js';
 export type {
+  CaptureStepReply,
   ErrorEventStepReply,
   HttpErrorStepReply,
   OutputItemSpec,
@@ -35,3 +36,6 @@ export type { BuildResponseOptions, ResponseObject } from './build-response.js';
 export { responseStreamEvents } from './stream-events.js';
 export type { StreamEvent } from './stream-events.js';
 export { TestkitError } from './testkit-error.js';
+export { checkItemReferences } from './check-item-references.js';
+export { readStreamCapture, STREAM_CAPTURES, streamCapture, streamCapturePath } from './stream-captures.js';
+export type { StreamCaptureName } from './stream-captures.js';

@@ -1,4 +1,5 @@
 import type {
+  CaptureStepReply,
   ErrorEventStepReply,
   HttpErrorStepReply,
   OutputItemSpec,
@@ -185,6 +186,14 @@ export const reply = {
   /** The given step, with `delayMs` before a JSON body or between two stream events; a client disconnect stops it. */
   slow<T extends StepReply>(step: T, options: { delayMs: number }): T {
     return { ...step, delayMs: options.delayMs };
+  },
+
+  /**
+   * Replays a captured stream (e.g. `streamCapture('custom-tool-call')` or `readStreamCapture(path)`): the events are
+   * written as given, with `sequence_number` from 0; a request without `stream` gets the terminal Response as JSON.
+   */
+  capture(events: CaptureStepReply['events']): CaptureStepReply {
+    return { kind: 'capture', events: events.map((event) => ({ ...event })) };
   },
 
   /** A stream that emits `response.created`, `response.in_progress` and then an `error` event (JSON: HTTP 500, not retried); `code: null` is sent as null. */

@@ -3,7 +3,8 @@ import { closedObject, nullable, ref, taggedUnion, type JsonSchema } from './jso
 /*
  * The input items our runtime sends (and echoes back from a response's output), written from the Responses API
  * reference: EasyInputMessage / InputMessage / OutputMessage, FunctionToolCall, FunctionCallOutputItemParam,
- * ReasoningItem, ToolSearchCallItemParam, ToolSearchOutputItemParam, ItemReferenceParam. Items of the API's other
+ * ReasoningItem, ToolSearchCallItemParam, ToolSearchOutputItemParam, ItemReferenceParam, CustomToolCall,
+ * CustomToolCallOutput. Items of the API's other
  * kinds (built-in tool calls, MCP, shell, ...) pass on their `type` tag alone.
  */
 
@@ -32,8 +33,6 @@ export const OTHER_ITEM_TYPES = [
   'mcp_approval_request',
   'mcp_approval_response',
   'mcp_call',
-  'custom_tool_call',
-  'custom_tool_call_output',
   'program',
   'program_output',
 ] as const;
@@ -114,6 +113,29 @@ export function itemDefinitions(): Record<string, JsonSchema> {
       },
       ['type', 'tools'],
     ),
+    // CustomToolCall / CustomToolCallOutput: the input `CustomToolCall` has no `status` (the output item carries one).
+    CustomToolCall: closedObject(
+      {
+        type: { const: 'custom_tool_call' },
+        id: { type: 'string' },
+        call_id: { type: 'string' },
+        namespace: { type: 'string' },
+        name: { type: 'string' },
+        input: { type: 'string' },
+        caller,
+      },
+      ['type', 'call_id', 'name', 'input'],
+    ),
+    CustomToolCallOutput: closedObject(
+      {
+        type: { const: 'custom_tool_call_output' },
+        id: { type: 'string' },
+        call_id: { type: 'string' },
+        output: { anyOf: [{ type: 'string' }, { type: 'array', items: ref('InputContentPart') }] },
+        caller,
+      },
+      ['type', 'call_id', 'output'],
+    ),
     ItemReference: closedObject({ type: { const: 'item_reference' }, id: { type: 'string' } }, ['id']),
     // Without a `type`: a message when it has a `role` or no `id`, else an item reference.
     UntaggedItem: { if: { anyOf: [{ required: ['role'] }, { not: { required: ['id'] } }] }, then: ref('Message'), else: ref('ItemReference') },
@@ -126,6 +148,8 @@ export function itemDefinitions(): Record<string, JsonSchema> {
         tool_search_call: 'ToolSearchCall',
         tool_search_output: 'ToolSearchOutput',
         item_reference: 'ItemReference',
+        custom_tool_call: 'CustomToolCall',
+        custom_tool_call_output: 'CustomToolCallOutput',
       },
       otherTags: OTHER_ITEM_TYPES,
       untagged: ref('UntaggedItem'),

@@ -1,6 +1,15 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { postAndReadSse } from './__fixtures__/read-sse.js';
-import { createRequestValidator, officialOpenapiDocument, reply, startTestModelServer, type RequestValidator, type StepReply } from './index.js';
+import {
+  createRequestValidator,
+  officialOpenapiDocument,
+  reply,
+  startTestModelServer,
+  STREAM_CAPTURES,
+  streamCapture,
+  type RequestValidator,
+  type StepReply,
+} from './index.js';
 
 // What the server emits is checked against the official OpenAPI document, when it is beside the checkout.
 const official = officialOpenapiDocument();
@@ -21,6 +30,8 @@ const steps: Array<[string, StepReply]> = [
   ['incomplete', reply.incomplete(reply.text('cut'))],
   ['failed', reply.failed('boom')],
   ['error event', reply.errorEvent('exploded')],
+  ['custom tool call', reply.items([{ type: 'custom_tool_call', name: 'write_sql', input: 'SELECT 1' }])],
+  ...STREAM_CAPTURES.map((name): [string, StepReply] => [`capture ${name}`, reply.capture(streamCapture(name))]),
 ];
 
 const requestBody = {

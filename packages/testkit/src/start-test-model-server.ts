@@ -2,11 +2,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { invalidRequest, type ApiErrorBody } from './api-error.js';
 import { buildResponse, type ResponseObject } from './build-response.js';
+import { checkItemReferences } from './check-item-references.js';
 import { checkRequestSemantics } from './check-request-semantics.js';
 import { generateId } from './generate-id.js';
 import { sharedResponsesRequestValidator } from './create-responses-request-validator.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';
-import type { RecordedRequest, ScriptStep, StepReply } from './step-reply.js';
+import type { CaptureStepReply, RecordedRequest, ScriptStep, StepReply } from './step-reply.js';
 import { errorStreamEvents, responseStreamEvents, type StreamEvent } from './stream-events.js';
 import { TestkitError } from './testkit-error.js';
 
@@ -164,25 +165,50 @@ async function writeJson(exchange: Exchange, status: number, body: unknown, step
   sendJson(exchange.response, status, body, headers);
 }
 
-async function serveStep(exchange: Exchange, step: StepReply, body: Record<string, unknown>, model: string | undefined): Promise<void> {
+/** The Response a capture ends with; its `output` from the `response.output_item.done` events when it has none. */
+function capturedResponse(step: CaptureStepReply): ResponseObject | undefined {
+  let terminal: ResponseObject | undefined;
+  const done: Array<[number, Record<string, unknown>]> = [];
+  for (const event of step.events) {
+    if (event.type === 'response.output_item.done' && typeof event.item === 'object' && event.item !== null) {
+      done.push([Number(event.output_index ?? done.length), event.item as Record<string, unknown>]);
+    } else if (['response.completed', 'response.incomplete', 'response.failed'].includes(event.type)) {
+      terminal = event.response as ResponseObject;
+    }
+  }
+  if (terminal === undefined) return undefined;
+  const output = Array.isArray(terminal.output) && terminal.output.length > 0 ? terminal.output : done.sort(([left], [right]) => left - right).map(([, item]) => item);
+  return { ...terminal, output };
+}
+
+/** Serves one step; returns the output items it sent (an error or a cut-off capture sends none). */
+async function serveStep(exchange: Exchange, step: StepReply, body: Record<string, unknown>, model: string | undefined): Promise<Array<Record<string, unknown>>> {
   if (step.kind === 'http-error') {
     await writeJson(exchange, step.status, { error: step.error }, step, step.headers);
-    return;
+    return [];
   }
   const streaming = body.stream === true;
+  if (step.kind === 'capture') {
+    const response = capturedResponse(step);
+    if (streaming) await writeStream(exchange, step.events, step);
+    else if (response !== undefined) await writeJson(exchange, 200, response, step);
+    else await writeJson(exchange, 500, { error: { message: 'testkit: the capture has no terminal event to answer a request without stream.', type: 'server_error', param: null, code: 'testkit_capture_incomplete' } }, step, { 'x-should-retry': 'false' });
+    return response?.output ?? [];
+  }
   if (step.kind === 'error-event') {
     const response = buildResponse({ step: { kind: 'response', status: 'failed', output: [], ...(step.model ? { model: step.model } : {}) }, body, ...(model ? { model } : {}) });
     if (!streaming) {
       const error = { message: step.message, type: 'server_error', param: step.param, code: step.code };
       await writeJson(exchange, 500, { error }, step, { 'x-should-retry': 'false' });
-      return;
+      return [];
     }
     await writeStream(exchange, errorStreamEvents(response, step), step);
-    return;
+    return [];
   }
   const response: ResponseObject = buildResponse({ step, body, ...(model ? { model } : {}) });
   if (streaming) await writeStream(exchange, responseStreamEvents(response), step);
   else await writeJson(exchange, 200, response, step);
+  return response.output;
 }
 
 /**
@@ -199,6 +225,8 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
   const requestValidator = options.requestValidator ?? (options.openapiPath === undefined ? undefined : createRequestValidator(options.openapiPath));
   const ownValidator = sharedResponsesRequestValidator();
   const requests: RecordedRequest[] = [];
+  // Ids of the output items of responses served with `store` not false: what an item reference may name.
+  const persistedItemIds = new Set<string>();
   const sockets = new Set<Socket>();
   const timers = new Set<() => void>();
   let nextStep = 0;
@@ -250,6 +278,11 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
       sendInvalid(outgoing, rejection);
       return;
     }
+    const notFound = checkItemReferences(parsed.value, persistedItemIds);
+    if (notFound !== undefined) {
+      sendJson(outgoing, 404, notFound, { 'x-should-retry': 'false' });
+      return;
+    }
     let step: StepReply | undefined;
     try {
       step = await takeStep(recorded);
@@ -264,7 +297,11 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
     }
     activeReplies += 1;
     try {
-      await serveStep(createExchange(outgoing, timers), step, parsed.value as Record<string, unknown>, options.model);
+      const body = parsed.value as Record<string, unknown>;
+      const output = await serveStep(createExchange(outgoing, timers), step, body, options.model);
+      if (body.store !== false && step.cutAfterEvents === undefined) {
+        for (const item of output) if (typeof item.id === 'string') persistedItemIds.add(item.id);
+      }
     } finally {
       activeReplies -= 1;
     }

@@ -48,8 +48,18 @@ export interface ErrorEventStepReply extends StepReplyCommon {
   param: string | null;
 }
 
+/**
+ * A step that replays a captured stream: its events are written as they are (`sequence_number` renumbered from 0);
+ * a request without `stream` gets the terminal event's Response as JSON, its `output` taken from the
+ * `response.output_item.done` events when the terminal event has none.
+ */
+export interface CaptureStepReply extends StepReplyCommon {
+  kind: 'capture';
+  events: Array<{ type: string } & Record<string, unknown>>;
+}
+
 /** What the server answers to one `POST /v1/responses`; build it with the `reply` helpers. */
-export type StepReply = ResponseStepReply | HttpErrorStepReply | ErrorEventStepReply;
+export type StepReply = ResponseStepReply | HttpErrorStepReply | ErrorEventStepReply | CaptureStepReply;
 
 /** One request as the server received it, recorded before the reply is chosen. */
 export interface RecordedRequest {

@@ -55,6 +55,13 @@ function itemEvents(item: Record<string, unknown>, outputIndex: number): StreamE
       output_index: outputIndex,
       arguments: argumentsText,
     });
+  } else if (item.type === 'custom_tool_call') {
+    const input = String(item.input ?? '');
+    events.push({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, status: 'in_progress', input: '' } });
+    for (const delta of splitIntoChunks(input)) {
+      events.push({ type: 'response.custom_tool_call_input.delta', item_id: id, output_index: outputIndex, delta });
+    }
+    events.push({ type: 'response.custom_tool_call_input.done', item_id: id, output_index: outputIndex, input });
   } else if (item.type === 'reasoning') {
     const summary = Array.isArray(item.summary) ? (item.summary as Array<Record<string, unknown>>) : [];
     events.push({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, summary: [] } });
