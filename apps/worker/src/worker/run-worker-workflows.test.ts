@@ -122,6 +122,22 @@ describe.each(['postgres', 'pglite'] as const)('runWorker with workflows on %s',
     expect((await worker.done).tasks.failed).toBe(1);
   });
 
+  it('runs due advances while every slot is busy: a workflow without tasks finishes beside a running task turn', async () => {
+    const plane = await planes.open();
+    const slow = await plane.client.workflows.start({
+      agentId: 'agent-w',
+      title: 'Busy',
+      script: `return await task({ title: 'Slow busywork', prompt: 'Take your time.', result: ${JSON.stringify(TEXT)} });`,
+    });
+    const worker = start(plane, { concurrency: 1, shutdownGraceMs: 0 });
+    await until(async () => (worker.events.some((event) => event.type === 'task.claimed') ? true : undefined), 'the task turn to take the only slot');
+    const quick = await plane.client.workflows.start({ agentId: 'agent-w', title: 'Quick', script: "log('no tasks'); return 42;" });
+    expect(await finished(plane, quick.id)).toMatchObject({ status: 'succeeded', result: 42 });
+    expect((await plane.client.workflows.get({ agentId: 'agent-w', workflowId: slow.id })).tasks[0]!.status).toBe('running');
+    worker.stop();
+    expect((await worker.done).tasks.released).toBe(1);
+  });
+
   it('cancelling a workflow stops its running task turn; shutdown hands a running task back to the queue', async () => {
     const plane = await planes.open();
     const script = `return await task({ title: 'Slow work', prompt: 'Take your time.', result: ${JSON.stringify(TEXT)} });`;

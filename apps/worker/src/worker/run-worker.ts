@@ -210,7 +210,10 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
 
   while (!options.signal.aborted) {
     if (running.size >= concurrency) {
-      await Promise.race([...running, stopped]);
+      // Every slot busy: advances are not turns, so due ones still run each poll (a workflow whose tasks finished
+      // moves on, fans out or finishes without waiting for a slot).
+      await Promise.race([...running, stopped, sleep(pollIntervalMs)]);
+      await runAdvances().catch((error: unknown) => emit({ type: 'worker.error', error }));
       continue;
     }
     let startedTask = false;
