@@ -77,7 +77,8 @@ export interface WorkerSummary {
  * stalled) the turn is aborted. The final answer or the failure is stored. Workflows share the loop:
  * each round first runs the due workflow advances (in this process, in the sandbox), then claims a
  * workflow task (run as a task turn by `runClaimedTask`, with the same lease, cancel and hand-back rules),
- * then a job; tasks and jobs share the `concurrency` slots. Resolves once `signal` aborted and every
+ * then a job; tasks and jobs share the `concurrency` slots (while all are busy, due advances still run
+ * every `pollIntervalMs`). Resolves once `signal` aborted and every
  * running turn finished or was handed back.
  */
 export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummary> {
