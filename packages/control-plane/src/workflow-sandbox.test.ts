@@ -126,6 +126,12 @@ describe('the sandbox', () => {
     expect(run('task = 1; log = 2; return [typeof task, typeof log];').outcome).toEqual({ kind: 'returned', result: ['function', 'function'] });
   });
 
+  it('keeps task() and the replay working when the script replaces JSON, Promise, Map and Object methods', () => {
+    const script = `JSON.stringify = () => 'garbage'; JSON.parse = () => 1; globalThis.Promise = null; Map.prototype.get = () => undefined;
+      Map.prototype.set = () => {}; Object.defineProperty = () => {}; const a = await ${taskCall('a')}; return a.n;`;
+    expect(run(script, { journal: [done(0, 5, 1, 'a')] }).outcome).toEqual({ kind: 'returned', result: 5 });
+  });
+
   it('stops an endless loop at the CPU-time limit, uncatchably', () => {
     const outcome = run('try { while (true) {} } catch (e) { return "escaped"; }', { limits: { ...DEFAULT_WORKFLOW_LIMITS, cpuTimeLimitMs: 200 } });
     expect(outcome).toMatchObject({ outcome: { kind: 'failed', error: 'The script ran longer than its CPU-time limit of 200 ms in one run (an endless loop?).' }, moduleBroken: false });

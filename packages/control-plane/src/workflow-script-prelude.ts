@@ -8,7 +8,16 @@
  */
 export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, seed, startTime, inputJson) {
   'use strict';
+  // The script may replace globals; the prelude keeps its own copies.
+  const { stringify, parse } = JSON;
+  const { defineProperty } = Object;
+  const LocalPromise = Promise;
+  const LocalError = Error;
+  const LocalTypeError = TypeError;
   const settlers = new Map();
+  const settlerGet = settlers.get.bind(settlers);
+  const settlerSet = settlers.set.bind(settlers);
+  const settlerDelete = settlers.delete.bind(settlers);
   let clock = startTime;
   let state = seed >>> 0;
   function random() {
@@ -39,7 +48,7 @@ export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, 
         const name = String(error.name);
         return name === 'Error' || name === '' ? String(error.message) : name + ': ' + String(error.message);
       }
-      return typeof error === 'string' ? error : String(JSON.stringify(error) ?? error);
+      return typeof error === 'string' ? error : String(stringify(error) ?? error);
     } catch (problem) {
       return 'an error that cannot be described';
     }
@@ -47,7 +56,7 @@ export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, 
   function text(part) {
     if (typeof part === 'string') return part;
     try {
-      const json = JSON.stringify(part);
+      const json = stringify(part);
       return json === undefined ? String(part) : json;
     } catch (problem) {
       return String(part);
@@ -56,34 +65,34 @@ export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, 
   function task(spec) {
     let json;
     try {
-      json = JSON.stringify(spec);
+      json = stringify(spec);
     } catch (problem) {
-      return Promise.reject(new TypeError('task() takes { title, prompt, result } as plain JSON: ' + describe(problem)));
+      return LocalPromise.reject(new LocalTypeError('task() takes { title, prompt, result } as plain JSON: ' + describe(problem)));
     }
-    const reply = JSON.parse(hostTask(json === undefined ? 'null' : json));
-    if (reply.error !== undefined) return Promise.reject(new TypeError(reply.error));
-    return new Promise((resolve, reject) => {
-      settlers.set(reply.sequence, { resolve, reject });
+    const reply = parse(hostTask(json === undefined ? 'null' : json));
+    if (reply.error !== undefined) return LocalPromise.reject(new LocalTypeError(reply.error));
+    return new LocalPromise((resolve, reject) => {
+      settlerSet(reply.sequence, { resolve, reject });
     });
   }
   function log(...parts) {
     hostLog(parts.map(text).join(' '));
   }
   function settle(sequence, ok, payload, finishedAt) {
-    const settler = settlers.get(sequence);
-    settlers.delete(sequence);
+    const settler = settlerGet(sequence);
+    settlerDelete(sequence);
     if (finishedAt > clock) clock = finishedAt;
-    if (ok) settler.resolve(JSON.parse(payload));
-    else settler.reject(new Error(payload));
+    if (ok) settler.resolve(parse(payload));
+    else settler.reject(new LocalError(payload));
   }
   function toJson(value) {
-    const json = JSON.stringify(value);
+    const json = stringify(value);
     return json === undefined ? 'null' : json;
   }
   const constant = (value) => ({ value, writable: false, enumerable: false, configurable: false });
-  Object.defineProperty(globalThis, 'input', constant(JSON.parse(inputJson)));
-  Object.defineProperty(globalThis, 'task', constant(task));
-  Object.defineProperty(globalThis, 'log', constant(log));
+  defineProperty(globalThis, 'input', constant(parse(inputJson)));
+  defineProperty(globalThis, 'task', constant(task));
+  defineProperty(globalThis, 'log', constant(log));
   return { settle, toJson, describe };
 })`;
 
