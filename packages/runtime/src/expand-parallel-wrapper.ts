@@ -35,7 +35,8 @@ export function expandParallelWrapper(call: FunctionCallItem, toolMap: ReadonlyM
   for (const [index, toolUse] of toolUses.entries()) {
     if (!isJSONObject(toolUse) || typeof toolUse.recipient_name !== 'string') return undefined;
     const recipient = toolUse.recipient_name.startsWith(RECIPIENT_PREFIX) ? toolUse.recipient_name.slice(RECIPIENT_PREFIX.length) : toolUse.recipient_name;
-    const dot = toolMap.has(recipient) ? -1 : recipient.indexOf('.');
+    // Tool and namespace names hold no dot: `ns.name` is a namespaced tool.
+    const dot = recipient.indexOf('.');
     const inner: FunctionCallItem = {
       type: 'function_call',
       call_id: `${call.call_id}#${index + 1}`,
