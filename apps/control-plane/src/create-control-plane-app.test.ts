@@ -137,6 +137,18 @@ describe('the HTTP control plane: auth, limits and errors (PGlite)', () => {
     expect(logged.join('\n')).toMatch(/does not exist/);
   });
 
+  it('long-polls a claim: a worker waiting on the server gets a job queued while it waits', async () => {
+    const { token } = await tokens.create({ kind: 'worker' });
+    const client = createHttpControlPlaneClient({ url: server.url, token, claimWaitMs: 10_000 });
+    const claiming = client.work.claim({ workerId: 'w' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const job = await plane.client.jobs.start({ agentId: 'a', prompt: 'now' });
+    const queuedAt = Date.now();
+    expect(await claiming).toMatchObject({ id: job.id, status: 'running', workerId: 'w' });
+    console.log(`long-polled claim answered ${Date.now() - queuedAt} ms after the job was queued`);
+    await client.close();
+  });
+
   it('retries a refused connection, then says the control plane is unreachable', async () => {
     const port = await new Promise<number>((resolve) => {
       const probe = createServer().listen(0, '127.0.0.1', () => {

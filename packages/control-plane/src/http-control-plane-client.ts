@@ -20,6 +20,11 @@ export interface HttpControlPlaneClientOptions {
   retryDelayMs?: number | undefined;
   /** How long one request may take, in ms (default 120 000; `advances.runNext` runs a sandbox on the server). */
   timeoutMs?: number | undefined;
+  /**
+   * Long poll: `work.claim` and `tasks.claim` wait on the server up to this many ms for work to claim (at most 30 000;
+   * default 0, answer at once), so a remote worker starts new work as soon as it is queued.
+   */
+  claimWaitMs?: number | undefined;
 }
 
 /** A `ControlPlaneClient` over HTTP; `close` ends its kept-alive connections. */
@@ -52,6 +57,7 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
   const retries = options.retries ?? 5;
   const firstDelay = options.retryDelayMs ?? 100;
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const claimWaitMs = Math.max(0, Math.min(options.claimWaitMs ?? 0, 30_000));
   const prefix = base.pathname.replace(/\/+$/, '');
   const where = options.socketPath ?? base.origin;
 
@@ -68,6 +74,7 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(payload),
             ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}),
+            ...(claimWaitMs > 0 && method === 'claim' ? { 'x-ankole-wait-ms': String(claimWaitMs) } : {}),
           },
           timeout: timeoutMs,
         },

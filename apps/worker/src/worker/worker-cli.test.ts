@@ -11,18 +11,34 @@ import { isProcessAlive as isAlive } from '@core/testkit';
 import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
 import { startWorkerModel, type WorkerModel } from './__fixtures__/worker-model.js';
 import { testDatabaseUrl } from '@core/control-plane/testing';
+import { createAccessTokens } from '@core/control-plane-server';
+import { createServer } from 'node:net';
+
+/** A TCP port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 // `ankole worker`, `ankole jobs` and `ankole schedules` as real processes on one PostgreSQL database
 // (the embedded database is one process only, so sharing work needs a server).
 const DATABASE_URL = testDatabaseUrl();
 
-describe('ankole worker on PostgreSQL', () => {
+// Each test runs twice: the processes on the database itself, and over HTTP (workers and commands given only
+// ANKOLE_CONTROL_PLANE_URL and a worker token, talking to an `ankole serve` process that holds the database).
+describe.each(['the database', 'HTTP (ankole serve)'] as const)('ankole worker on PostgreSQL, through %s', (transport) => {
   let model: WorkerModel;
   let dataHome: string;
   // Set by openPlane (undefined until the first test opens one).
   let schema: string | undefined;
   let plane: ControlPlane;
   const processes: CliProcess[] = [];
+  // Over HTTP: the test's `ankole serve` and its worker token.
+  let served: { url: string; token: string } | undefined;
 
   beforeAll(async () => {
     model = await startWorkerModel({ hangMs: 60_000 });
@@ -37,6 +53,7 @@ describe('ankole worker on PostgreSQL', () => {
       if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
       await cli.exited;
     }
+    served = undefined;
     await (plane as ControlPlane | undefined)?.close();
     if (schema === undefined) return;
     const driver = createPostgresDriver({ connectionString: DATABASE_URL });
@@ -46,8 +63,7 @@ describe('ankole worker on PostgreSQL', () => {
 
   function env(): Record<string, string> {
     return {
-      DATABASE_URL,
-      ANKOLE_DB_SCHEMA: schema ?? 'ankole',
+      ...(served === undefined ? { DATABASE_URL, ANKOLE_DB_SCHEMA: schema ?? 'ankole' } : { ANKOLE_CONTROL_PLANE_URL: served.url, ANKOLE_CONTROL_PLANE_TOKEN: served.token }),
       OPENAI_API_KEY: 'test',
       OPENAI_BASE_URL: model.baseURL,
       XDG_DATA_HOME: dataHome,
@@ -63,6 +79,13 @@ describe('ankole worker on PostgreSQL', () => {
   async function openPlane(): Promise<void> {
     schema = `t_${randomBytes(6).toString('hex')}`;
     plane = await createControlPlane({ databaseUrl: DATABASE_URL, schema, background: false, leaseSeconds: 2, maxUnfinishedJobsPerAgent: 100 });
+    if (transport === 'the database') return;
+    const { token } = await createAccessTokens({ driver: plane.driver, schema }).create({ kind: 'worker', label: 'test' });
+    const port = await freePort();
+    const server = spawnCli(['serve', '--port', String(port)], { ...env(), DATABASE_URL, ANKOLE_DB_SCHEMA: schema });
+    processes.push(server);
+    await server.waitForOutput('Serving the control plane', 30_000);
+    served = { url: `http://127.0.0.1:${port}`, token };
   }
 
   function worker(name: string, ...args: string[]): CliProcess {
