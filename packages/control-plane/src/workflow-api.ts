@@ -39,7 +39,14 @@ export function createWorkflowApi(options: WorkflowEngineOptions): WorkflowApi {
         });
       }
       const module = await sandbox.get();
-      const problem = checkWorkflowScript(module, parsed.script, limits);
+      let problem: string | undefined;
+      try {
+        problem = checkWorkflowScript(module, parsed.script, limits);
+      } catch (error) {
+        // A host-level failure inside QuickJS (the parser exhausting Node's stack): the module is replaced.
+        sandbox.discard(module);
+        problem = error instanceof RangeError ? 'the script nests too deeply to compile (stack overflow)' : `the sandbox failed: ${(error as Error).message}`;
+      }
       if (problem !== undefined) {
         throw new ControlPlaneInputError('script_invalid', `The workflow script does not compile: ${problem}.`, { field: 'script' });
       }

@@ -144,6 +144,12 @@ describe.each(['postgres', 'pglite'] as const)(`workflows on %s (${clientTranspo
       message: expect.stringMatching(/^The workflow script does not compile: SyntaxError: .*\(line 1, column \d+\)\.$/),
     });
     await expect(client.workflows.start({ agentId: 'a', title: 't', script: `return ${'1 + '.repeat(40)}1;` })).rejects.toMatchObject({ code: 'script_too_large' });
+    const deep = await planes.open({ workflowLimits: { maxScriptBytes: 100_000 } });
+    await expect(deep.client.workflows.start({ agentId: 'a', title: 't', script: `return ${'['.repeat(60_000)}` })).rejects.toMatchObject({
+      code: 'script_invalid',
+      message: expect.stringMatching(/stack overflow/),
+    });
+    expect(await deep.client.workflows.start({ agentId: 'a', title: 't', script: 'return 1' })).toMatchObject({ status: 'running' });
     await expect(client.workflows.start({ agentId: 'a', title: 't', script: 'return 1', input: 10n as never })).rejects.toMatchObject({ code: 'input_invalid' });
     await client.workflows.start({ agentId: 'a', title: 't', script: `return await ${'task'}({ title: 'x', prompt: 'y', result: {} });` });
     await expect(client.workflows.start({ agentId: 'a', title: 't', script: 'return 1' })).rejects.toMatchObject({ code: 'workflow_limit_reached' });
