@@ -167,3 +167,18 @@ export function stripOuterFences(text: string): string | undefined {
   if (closing !== null) result = result.slice(0, closing.index);
   return opening === null && closing === null ? undefined : result;
 }
+
+/**
+ * When the whole text is one object's text sent twice back to back (`{…}{…}`, with only whitespace between), the
+ * first copy; else `undefined`. For copies too damaged for `extractJsonValue` to find their brackets. Linear.
+ */
+export function firstOfRepeatedText(text: string): string | undefined {
+  const trimmed = text.trim();
+  const middle = Math.floor(trimmed.length / 2);
+  for (let at = Math.max(1, middle - 4); at <= middle + 4 && at < trimmed.length; at++) {
+    if (trimmed[at] !== '{') continue;
+    const first = trimmed.slice(0, at).trimEnd();
+    if (first.length > 1 && first === trimmed.slice(at)) return first;
+  }
+  return undefined;
+}

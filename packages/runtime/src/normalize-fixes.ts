@@ -13,6 +13,7 @@ export const NORMALIZE_FIX_LABELS = {
   stringQuotes: (n: number) => `${n} string value${n === 1 ? '' : 's'} missing a closing quote closed before the next property`,
   innerQuotes: (n: number) => `${n} unescaped quote${n === 1 ? '' : 's'} inside string values escaped`,
   bareValues: (n: number) => `${n} unquoted value${n === 1 ? '' : 's'} with / or @ quoted`,
+  singleQuotes: (n: number) => `${n} single-quoted string${n === 1 ? '' : 's'} made double-quoted`,
   escapes: (n: number) => `${n} literal \\n/\\r/\\t between tokens became whitespace`,
   controls: (n: number) => `${n} raw control character${n === 1 ? '' : 's'} in strings escaped`,
 } as const;

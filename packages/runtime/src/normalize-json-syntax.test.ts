@@ -13,7 +13,7 @@ describe('normalizeJsonSyntax: literals, numbers, tuples', () => {
   it('turns Python and upper-case literals and NaN / Infinity in value position into JSON, never inside strings or as keys', () => {
     expect(read('{"a": TRUE, "b": False, "c": Null, "d": NONE, "e": [None, NULL], "f": NaN, "g": -Infinity}')).toEqual({ a: true, b: false, c: null, d: null, e: [null, null], f: null, g: null });
     expect(read('{"s": "TRUE None", "u": TRUE}')).toEqual({ s: 'TRUE None', u: true });
-    expect(normalizeJsonSyntax("{'t': 'Null', 'u': TRUE}").text).toBe("{'t': 'Null', 'u': true}");
+    expect(normalizeJsonSyntax("{'t': 'Null', 'u': TRUE}").text).toBe('{"t": "Null", "u": true}');
     expect(normalizeJsonSyntax('{TRUE: 1, Null: TRUE}').text).toBe('{TRUE: 1, Null: true}');
     expect(normalizeJsonSyntax('{"a": TRUEish, "b": Nullable}').text).toBe('{"a": TRUEish, "b": Nullable}');
     expect(normalizeJsonSyntax('{"a": NULL}').fixes).toEqual(['1 Python or upper-case literal (True, NULL, None, …) became JSON']);
@@ -89,6 +89,12 @@ describe('normalizeJsonSyntax: quotes', () => {
   it('ends a string before a property on the next line whose comma is missing', () => {
     expect(read('{\n  "first": "Ana"\n  "last": "Lima"\n}')).toEqual({ first: 'Ana', last: 'Lima' });
     expect(normalizeJsonSyntax('{\n  "first": "Ana"\n  last: "Lima"\n}').text).toBe('{\n  "first": "Ana"\n  ,last: "Lima"\n}');
+  });
+
+  it('makes single-quoted keys and values double-quoted (escaping inner double quotes), but not apostrophes in words', () => {
+    expect(read(`{'a': 'say "hi" it\\'s', 'b': '{x', 'c': ['y']}`)).toEqual({ a: 'say "hi" it\'s', b: '{x', c: ['y'] });
+    expect(normalizeJsonSyntax("{'a': don't}").text).toBe("{\"a\": don't}");
+    expect(read("{'a': 1, 'b': 'cut off")).toEqual({ a: 1 });
   });
 
   it('leaves a cut-off string open for the closing rung', () => {

@@ -345,6 +345,11 @@ class Normalizer implements QuoteContext {
 
   private singleQuoted(i: number): number {
     const text = this.text;
+    if (/[\w]/.test(text[i - 1] ?? '')) {
+      // An apostrophe inside an unquoted word (`don't`): punctuation, left for jsonrepair.
+      this.emit("'");
+      return i + 1;
+    }
     this.separate();
     const isKey = this.keyPosition();
     let start = i;
@@ -352,10 +357,19 @@ class Normalizer implements QuoteContext {
       this.count('doubledQuotes');
       start = i + 1;
     }
+    const token = isKey || this.valuePosition();
     let j = start + 1;
     while (j < text.length && text[j] !== "'") j += text[j] === '\\' ? 2 : 1;
     let end = Math.min(j + 1, text.length);
-    this.out.push(text.slice(start, end));
+    // A single-quoted key or value (a Python dict) becomes a JSON string, so the closing rung can read it too (and
+    // jsonrepair, which stumbles on `'{x'`, need not). Anything else (an apostrophe in an unquoted word) is copied.
+    if (token) {
+      this.count('singleQuotes');
+      const body = text.slice(start + 1, Math.min(j, text.length)).replace(/\\'|"/g, (found) => (found === '"' ? '\\"' : "'"));
+      this.out.push(j < text.length ? `"${body}"` : `"${body}`);
+    } else {
+      this.out.push(text.slice(start, end));
+    }
     if (text[end] === "'" && /^[\s]*[,:}\]]/.test(text.slice(end + 1, end + 2 + 16))) {
       this.count('doubledQuotes');
       end++;

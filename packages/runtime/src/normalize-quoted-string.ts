@@ -199,5 +199,8 @@ function endsString(context: QuoteContext, j: number, next: number, inner: numbe
     if (top === '[' || top === '(') return context.look.startsElement(next) ? 'end' : 'content';
     return 'content';
   }
+  // An element after whitespace, its comma missing: `["a" 6.77, true]`, `["x"\n  null]` (a quote inside the text is
+  // followed by the text itself: `"5 times"`).
+  if ((top === '[' || top === '(') && next > j + 1 && d !== '"' && context.look.startsValue(next)) return 'end';
   return 'content';
 }

@@ -1,6 +1,6 @@
 import { jsonNestingDepth, MAX_ARGUMENT_BYTES, MAX_ARGUMENT_DEPTH, MAX_SYNTAX_REPAIR_CHARS, utf8SizeOver } from './argument-limits.js';
 import { closeTruncatedJson } from './close-truncated-json.js';
-import { extractJsonValue, stripOuterFences } from './extract-json-value.js';
+import { extractJsonValue, firstOfRepeatedText, stripOuterFences } from './extract-json-value.js';
 import { describeValue } from './format-validation-message.js';
 import { normalizeJsonSyntax } from './normalize-json-syntax.js';
 import { repairJsonSyntax } from './repair-json-syntax.js';
@@ -67,6 +67,13 @@ function repairText(text: string, allowUnwrap: boolean): ParsedArguments {
     source = extracted.text;
     // The whole-text scan may have read this part as the inside of a string (a quote in the prose before it).
     if (jsonNestingDepth(source, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) return tooDeep();
+  }
+
+  // The same (damaged) object sent twice back to back: read one copy.
+  const repeated = extracted.kind === 'none' ? firstOfRepeatedText(source) : undefined;
+  if (repeated !== undefined) {
+    source = repeated;
+    repairs.push({ kind: 'extracted', detail: 'the same text was sent twice back to back; read it once' });
   }
 
   // A fence left at the very start or end (not closed, or a stray one after the value) is not part of the JSON.

@@ -426,7 +426,8 @@ describe('validateToolArguments: limits, never throws, never hangs', () => {
     ];
     for (const input of inputs) expect(typeof validateToolArguments(permissive, input).ok).toBe('boolean');
     // Over 64 KiB, malformed input gets the linear rungs only (jsonrepair is quadratic on some input).
-    expect(expectMessage(validateToolArguments(permissive, `{'a': '${'x'.repeat(70_000)}'}`))).toContain('syntax repair is only tried on arguments up to 64 KiB');
+    expect(expectMessage(validateToolArguments(permissive, `{"a": "x" + "${'y'.repeat(70_000)}"}`))).toContain('syntax repair is only tried on arguments up to 64 KiB');
+    expect(expectOk(validateToolArguments(permissive, `{'a': '${'x'.repeat(70_000)}'}`)).params).toEqual({ a: 'x'.repeat(70_000) });
     // The linear normalising pass has no such limit: missing commas in an 80 KB array are put back.
     expect(expectOk(validateToolArguments(permissive, `{"a": [${'1 '.repeat(40_000)}]}`)).params).toEqual({ a: Array.from({ length: 40_000 }, () => 1) });
     expect(expectOk(validateToolArguments(permissive, `{"a": "${'x'.repeat(100_000)}`)).params).toEqual({});
