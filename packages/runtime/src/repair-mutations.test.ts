@@ -7,8 +7,8 @@ import { validateToolArguments } from './validate-tool-arguments.js';
  * Property-style test of the repair ladder on cases nobody wrote by hand: random valid argument objects, each damaged
  * by one mutation of a kind models make whose reading is unambiguous (an upper-case literal, a tuple, digit
  * separators, a comment next to a bracket, a closing bracket of the wrong kind, the object sent twice, a stray fence,
- * a property name missing its closing quote, a doubled opening quote, unescaped inner quotes, a long string value cut
- * off). The ladder must give back the original object (for the cut-off string: the object without that property).
+ * a property name missing its closing quote, a doubled opening quote, a missing comma, a Python dict, unescaped inner
+ * quotes, a long string value cut off). The ladder must give back the original object (for the cut-off string: the object without that property).
  */
 const permissive = defineWorkerTool({
   name: 'anything',
@@ -74,6 +74,17 @@ const MUTATIONS: Record<string, Mutation> = {
     const found = tokensOutsideStrings(text, /"(?=[A-Za-z])/g);
     if (found.length === 0) return undefined;
     return replaceAt(text, pick(random, found).index, 0, '"');
+  },
+  'comma missing': (text, _value, random) => {
+    const found = tokensOutsideStrings(text, /,/g);
+    if (found.length === 0) return undefined;
+    return replaceAt(text, pick(random, found).index, 1, ' ');
+  },
+  'Python dict': (text) => {
+    // Single quotes and True / False / None, when no string holds a quote or a literal-like word.
+    if (/'|\\"|"[^"]*\b(?:true|false|null|True|False|None)\b[^"]*"/.test(text)) return undefined;
+    const python = text.replaceAll('"', "'").replace(/\btrue\b/g, 'True').replace(/\bfalse\b/g, 'False').replace(/\bnull\b/g, 'None');
+    return { text: python, expected: JSON.parse(text) };
   },
   'unescaped inner quotes': (text) => (text.includes('\\"') ? { text: text.replaceAll('\\"', '"'), expected: JSON.parse(text) } : undefined),
   'long string cut off': (text, value, random) => {
