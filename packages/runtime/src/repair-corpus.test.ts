@@ -57,6 +57,10 @@ describe('repair ladder over the own corpus (src/__fixtures__/repair-corpus)', (
     }
   });
 
+  it('reads the shared corpus only when it is there (a clone without ../shared gets undefined, not an error)', () => {
+    expect(readSharedCorpus(`${sharedCorpusFile}.absent`)).toBeUndefined();
+  });
+
   it('gives every valid control back unchanged (own keys, "__proto__" included) with no repairs', () => {
     const valid = own.filter((entry) => isValidJson(entry.input) && entry.expected !== null);
     expect(valid.length).toBeGreaterThan(20);

@@ -11,9 +11,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 export const sharedCorpusFile = path.resolve(repoRoot, '../shared/reference/malformed-args.dev.jsonl');
 
 /** Every case of the shared dev corpus, or `undefined` when the file is not there (a user's clone). */
-export function readSharedCorpus(): CorpusCase[] | undefined {
-  if (!existsSync(sharedCorpusFile)) return undefined;
-  return readFileSync(sharedCorpusFile, 'utf8')
+export function readSharedCorpus(file: string = sharedCorpusFile): CorpusCase[] | undefined {
+  if (!existsSync(file)) return undefined;
+  return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as CorpusCase);
