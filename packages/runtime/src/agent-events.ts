@@ -15,7 +15,9 @@ export type TurnEndReason =
   /** The model's response was cut short (`incomplete`) and could not go on. */
   | 'incomplete'
   /** The model endpoint failed (after the SDK's retries). */
-  | 'error';
+  | 'error'
+  /** A call's approval policy answered `ask`: the turn paused; `AgentLoopResult.runState` resumes it. */
+  | 'awaiting_approval';
 
 /** Token usage, summed over the turn or for one step. */
 export interface TokenUsage {
@@ -47,6 +49,9 @@ export type AgentEvent =
       namespace?: string;
       label: string;
       executionMode: 'parallel' | 'sequential';
+      /** The tool's flags (false when no tool matched). */
+      isReadOnly?: boolean;
+      isDestructive?: boolean;
     }
   | {
       type: 'activity.completed';
@@ -63,7 +68,24 @@ export type AgentEvent =
       completeActorEvent?: boolean;
       /** The result's `details` (structured data for logs and UIs; never sent to the model). */
       details?: unknown;
+      isReadOnly?: boolean;
+      isDestructive?: boolean;
     }
+  /** A call needs approval and is put to the approval policy. */
+  | {
+      type: 'approval.requested';
+      step: number;
+      callId: string;
+      toolName: string;
+      namespace?: string;
+      label: string;
+      /** The validated params. */
+      params: unknown;
+      isReadOnly: boolean;
+      isDestructive: boolean;
+    }
+  /** How a call needing approval was decided: run (`approved`), declined (`denied`, with the reason) or `held` (the turn pauses). */
+  | { type: 'approval.decided'; step: number; callId: string; toolName: string; namespace?: string; label: string; decision: 'approved' | 'denied' | 'held'; reason?: string }
   | { type: 'presentation'; step: number; callId: string; toolName: string; event: PresentationEvent }
   | { type: 'tool_search.completed'; step: number; callId: string; query: string; toolNames: string[] }
   | { type: 'usage'; step: number; usage: TokenUsage }

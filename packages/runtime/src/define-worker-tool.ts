@@ -55,6 +55,9 @@ export function defineWorkerTool(
   if (definition.describeCompletedActivity !== undefined && typeof definition.describeCompletedActivity !== 'function') {
     throw new ToolDefinitionError(name, 'describeCompletedActivity must be a function when given.');
   }
+  if (definition.needsApproval !== undefined && typeof definition.needsApproval !== 'boolean' && typeof definition.needsApproval !== 'function') {
+    throw new ToolDefinitionError(name, 'needsApproval must be a boolean or a function of the params when given.');
+  }
   if (definition.namespaceDescription !== undefined && typeof definition.namespaceDescription !== 'string') {
     throw new ToolDefinitionError(name, 'namespaceDescription must be a string when given.');
   }
@@ -79,6 +82,7 @@ export function defineWorkerTool(
     executionMode,
     isReadOnly: definition.isReadOnly ?? false,
     isDestructive: definition.isDestructive ?? false,
+    needsApproval: (definition.needsApproval ?? (definition.isDestructive === true && definition.isReadOnly !== true)) as AnyWorkerAgentTool['needsApproval'],
     timeoutMs: definition.timeoutMs,
     describeActivity: definition.describeActivity as AnyWorkerAgentTool['describeActivity'],
     describeCompletedActivity: definition.describeCompletedActivity as AnyWorkerAgentTool['describeCompletedActivity'],

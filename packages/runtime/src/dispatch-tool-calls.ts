@@ -45,7 +45,18 @@ export interface DispatchOptions {
   onCallStarted?: (call: FunctionCallItem, tool: AnyWorkerAgentTool, label: string) => void;
   /** Called when a call ends, in completion order, once per call. An exception thrown here is ignored. */
   onCallCompleted?: (outcome: ToolCallOutcome) => void;
+  /**
+   * Asked about each validated call when its turn to start comes (parallel calls are asked concurrently): `run` it,
+   * `deny` it (it gets an error output saying a person declined, and why), or `hold` it (it gets no output; its
+   * outcome has `pending: 'held'`). Once a call is held, the next sequential call and every call after it are not
+   * started either (`pending: 'deferred'`), so the model's ordering holds; the gate is still asked about them
+   * (a denial or hold is recorded at once, a `run` waits). A gate that throws denies the call.
+   */
+  gate?: (call: FunctionCallItem, tool: AnyWorkerAgentTool, params: unknown, label: string) => CallGateAnswer | Promise<CallGateAnswer>;
 }
+
+/** What `DispatchOptions.gate` says about one call. */
+export type CallGateAnswer = { action: 'run' } | { action: 'deny'; reason?: string } | { action: 'hold' };
 
 /** How one call ended. */
 export interface ToolCallOutcome {
@@ -70,6 +81,13 @@ export interface ToolCallOutcome {
   terminateTurn: boolean;
   /** Whether `execute` was called (false for unknown tools, invalid arguments and calls aborted before their turn). */
   started: boolean;
+  /**
+   * Set when the call got no output: `held` by the gate (its validated `params` are kept), or `deferred` because an
+   * earlier call was held. Its `output` is a placeholder never to be sent.
+   */
+  pending?: 'held' | 'deferred';
+  /** The validated params, for a held call. */
+  params?: unknown;
 }
 
 /** A call after lookup and validation, ready to run (or already failed). */
@@ -95,6 +113,8 @@ interface DispatchState {
   running: Set<RunningCall>;
   aborted: boolean;
   maxConcurrency: number;
+  /** A call was held: later sequential calls and everything after them wait (are deferred). */
+  holding: boolean;
 }
 
 /**
@@ -120,6 +140,7 @@ export async function dispatchToolCalls(
     running: new Set(),
     aborted: options.signal?.aborted === true,
     maxConcurrency: normaliseConcurrency(options.maxConcurrency),
+    holding: false,
   };
   const signal = options.signal;
   const onAbort = (): void => {
@@ -132,9 +153,13 @@ export async function dispatchToolCalls(
     let index = 0;
     while (index < prepared.length) {
       const first = prepared[index] as PreparedCall;
+      if (state.holding) {
+        for (; index < prepared.length; index += 1) record(state, index, await deferredOutcome(prepared[index] as PreparedCall, state));
+        break;
+      }
       if (first.tool !== undefined && first.failure === undefined && first.tool.executionMode === 'sequential') {
         if (state.aborted) record(state, index, abortedOutcome(first, false, 0));
-        else record(state, index, await runCall(first, state));
+        else record(state, index, await gatedRun(first, state));
         index += 1;
         continue;
       }
@@ -179,7 +204,7 @@ function runParallel(prepared: readonly PreparedCall[], start: number, end: numb
           done += 1;
         } else {
           active += 1;
-          void runCall(item, state).then((outcome) => {
+          void gatedRun(item, state).then((outcome) => {
             record(state, index, outcome);
             active -= 1;
             done += 1;
@@ -191,6 +216,66 @@ function runParallel(prepared: readonly PreparedCall[], start: number, end: numb
     };
     launch();
   });
+}
+
+/** Asks the gate (when there is one), then runs the call, or records its denial or hold. */
+async function gatedRun(prepared: PreparedCall, state: DispatchState): Promise<ToolCallOutcome> {
+  const gate = state.options.gate;
+  if (gate !== undefined) {
+    let answer: CallGateAnswer;
+    try {
+      answer = await gate(prepared.call, prepared.tool as AnyWorkerAgentTool, prepared.params, prepared.label);
+    } catch (thrown) {
+      answer = { action: 'deny', reason: `the approval check failed (${describeThrown(thrown)})` };
+    }
+    if (state.aborted) return abortedOutcome(prepared, false, 0);
+    if (answer.action === 'deny') return deniedOutcome(prepared, answer.reason);
+    if (answer.action === 'hold') {
+      state.holding = true;
+      return { ...pendingOutcome(prepared, 'held'), params: prepared.params };
+    }
+  }
+  return runCall(prepared, state);
+}
+
+/**
+ * A call that must wait behind a held one: the gate is still asked now (so every decision of the response is asked for
+ * at once); a denial is recorded, a hold kept, and a call the gate would run waits (`deferred`, asked again on resume).
+ */
+async function deferredOutcome(prepared: PreparedCall, state: DispatchState): Promise<ToolCallOutcome> {
+  const gate = state.options.gate;
+  if (gate === undefined || prepared.failure !== undefined || state.aborted) return pendingOutcome(prepared, 'deferred');
+  let answer: CallGateAnswer;
+  try {
+    answer = await gate(prepared.call, prepared.tool as AnyWorkerAgentTool, prepared.params, prepared.label);
+  } catch (thrown) {
+    answer = { action: 'deny', reason: `the approval check failed (${describeThrown(thrown)})` };
+  }
+  if (answer.action === 'deny') return deniedOutcome(prepared, answer.reason);
+  if (answer.action === 'hold') return { ...pendingOutcome(prepared, 'held'), params: prepared.params };
+  return pendingOutcome(prepared, 'deferred');
+}
+
+/** The error text a declined call's output carries. */
+export function declinedMessage(calledName: string, reason: string | undefined): string {
+  const why = reason === undefined || reason.trim() === '' ? 'No reason was given.' : `Reason: ${reason.trim()}`;
+  return `not run: a person declined to approve this call of "${calledName}". ${why} Do not repeat the same call; adapt to the reason or ask the user.`;
+}
+
+function deniedOutcome(prepared: PreparedCall, reason: string | undefined): ToolCallOutcome {
+  const calledName = prepared.call.namespace ? `${prepared.call.namespace}.${prepared.call.name}` : prepared.call.name;
+  const outcome = failedOutcome(prepared.call, prepared.tool, prepared.label, declinedMessage(calledName, reason), prepared.repairs);
+  return outcome;
+}
+
+function pendingOutcome(prepared: PreparedCall, pending: 'held' | 'deferred'): ToolCallOutcome {
+  return {
+    ...baseOutcome(prepared.call, prepared.tool, prepared.label),
+    repairs: prepared.repairs,
+    status: 'error',
+    output: { type: 'function_call_output', call_id: prepared.call.call_id, output: '' },
+    pending,
+  };
 }
 
 function record(state: DispatchState, index: number, outcome: ToolCallOutcome): void {

@@ -14,6 +14,11 @@ export type {
   ZodWorkerToolDefinition,
 } from './worker-agent-tool.js';
 export type { JSONObject, JSONPrimitive, JSONValue } from './json.js';
+export type { NeedsApproval } from './worker-agent-tool.js';
+export { callNeedsApproval } from './approval-policy.js';
+export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, PendingCallDecision } from './approval-policy.js';
+export { parseAgentRunState } from './run-state.js';
+export type { AgentRunState, PendingApproval, StepSlot } from './run-state.js';
 
 export {
   AnkoleError,
@@ -47,7 +52,8 @@ export type { ValidationResult } from './validate-tool-arguments.js';
 export type { ArgumentRepair } from './argument-repair.js';
 
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, dispatchToolCalls } from './dispatch-tool-calls.js';
-export type { DispatchOptions, FunctionCallItem, FunctionCallOutputItem, ToolCallOutcome } from './dispatch-tool-calls.js';
+export { declinedMessage } from './dispatch-tool-calls.js';
+export type { CallGateAnswer, DispatchOptions, FunctionCallItem, FunctionCallOutputItem, ToolCallOutcome } from './dispatch-tool-calls.js';
 
 export { DEFAULT_MAX_STEPS, runAgentLoop } from './run-agent-loop.js';
 export { answerToolSearch, DEFAULT_TOOL_SEARCH_LIMIT } from './answer-tool-search.js';

@@ -1,4 +1,5 @@
 import { isAbortError } from './abort-error.js';
+import { approvalGate, type ApprovalPolicy, type PendingCallDecision } from './approval-policy.js';
 import type { AgentEvent, TokenUsage, TurnEndReason } from './agent-events.js';
 import { agentToolMap } from './agent-tool-map.js';
 import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.js';
@@ -8,8 +9,9 @@ import { dispatchToolCalls, type FunctionCallItem, type ToolCallOutcome } from '
 import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from './expand-parallel-wrapper.js';
 import type { ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
 import { describeThrown } from './describe-thrown.js';
-import { errorOutputText } from './tool-output.js';
+import { ABORTED_OUTPUT, errorOutputText } from './tool-output.js';
 import { messageTexts, outputText, toInputItems } from './to-input-items.js';
+import { fillSlots, openCalls, parseAgentRunState, pendingApproval, slotOutputs, type AgentRunState, type StepSlot } from './run-state.js';
 import { addUsage, emptyUsage } from './usage.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
 
@@ -17,7 +19,7 @@ import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
 export interface AgentLoopOptions {
   gateway: ModelGateway;
   tools: readonly AnyWorkerAgentTool[];
-  /** The user's message, or the items to start from (e.g. an earlier turn's `items` plus a new message). */
+  /** The user's message, or the items to start from (e.g. an earlier turn's `items` plus a new message). Ignored with `resume`. */
   input: string | ResponseInputItem[];
   instructions?: string;
   /** Most model calls in the turn (default 20). */
@@ -33,6 +35,19 @@ export interface AgentLoopOptions {
   toolSearchLimit?: number;
   /** In `previous_response_id` mode: continue from this stored response (e.g. an earlier turn's `responseId`). */
   previousResponseId?: string;
+  /**
+   * Decides the calls that need approval (`WorkerAgentTool.needsApproval`): allow, deny with a reason, or ask (the
+   * turn pauses, ending `awaiting_approval`). Without a policy every call runs.
+   */
+  approvalPolicy?: ApprovalPolicy;
+  /**
+   * Resumes a turn that ended `awaiting_approval` from its `runState`, with a decision per held call (by call id):
+   * approved calls run with their validated params, declined ones get an error output saying a person declined and
+   * why; a held call left without a decision stays held (the turn pauses again). Calls that were waiting behind a
+   * held call go to `approvalPolicy` as usual. The model is not asked again until every call of the paused response
+   * has its output. `steps`, `usage` and `toolCalls` go on from the state (`maxSteps` counts the whole turn).
+   */
+  resume?: { state: AgentRunState; decisions: Readonly<Record<string, PendingCallDecision>> };
 }
 
 /** How a turn went. */
@@ -59,6 +74,8 @@ export interface AgentLoopResult {
    * start the next turn with `previousResponseId: responseId` and `input: [...pendingItems, newMessage]`.
    */
   pendingItems: ResponseInputItem[];
+  /** When the turn ended `awaiting_approval`: the plain-JSON state to resume from (`options.resume`). */
+  runState?: AgentRunState;
 }
 
 /** The default of `maxSteps`. */
@@ -83,7 +100,12 @@ export const DEFAULT_MAX_STEPS = 20;
  *   so (the history stays valid) and the model is asked again, within `maxSteps`.
  * - Calls of the last allowed step are still run (their outputs recorded) before the turn ends `max_steps`.
  *
- * Resolves (never rejects) with how it ended; `items` is always a valid history to continue from.
+ * - With an `approvalPolicy`, each call that needs approval is put to it when its turn to start comes; a denied call
+ *   gets an error output (a person declined, and why) and the turn goes on; an `ask` holds the call: the other calls
+ *   of the response run as their ordering allows, then the turn ends `awaiting_approval` with a `runState`.
+ *
+ * Resolves (never rejects) with how it ended; `items` is always a valid history to continue from (when paused, the
+ * held calls have no output yet: resume, or end them with decisions, before sending `items` elsewhere).
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { gateway, signal } = options;
@@ -96,22 +118,37 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       // An observer cannot break the turn.
     }
   };
+  let resumed: AgentRunState | undefined;
+  let resumeError: string | undefined;
+  if (options.resume !== undefined) {
+    try {
+      resumed = parseAgentRunState(options.resume.state);
+    } catch (error) {
+      resumeError = describeThrown(error);
+    }
+  }
   const items: ResponseInputItem[] =
-    typeof options.input === 'string' ? [{ type: 'message', role: 'user', content: options.input }] : [...options.input];
-  const usage = emptyUsage();
-  let steps = 0;
+    resumed !== undefined
+      ? [...resumed.items]
+      : typeof options.input === 'string'
+        ? [{ type: 'message', role: 'user', content: options.input }]
+        : [...options.input];
+  const usage = resumed === undefined ? emptyUsage() : { ...resumed.usage };
+  let steps = resumed?.steps ?? 0;
   let text = '';
-  let toolCalls = 0;
-  let responseId = options.previousResponseId;
+  let toolCalls = resumed?.toolCalls ?? 0;
+  let responseId = resumed === undefined ? options.previousResponseId : resumed.responseId;
+  let runState: AgentRunState | undefined;
 
   // What the next request sends in previous_response_id mode (the stored response holds the rest).
-  let newItems: ResponseInputItem[] = items;
+  let newItems: ResponseInputItem[] = resumed === undefined ? items : [];
 
   const end = (reason: TurnEndReason, error?: string): AgentLoopResult => {
     const pendingItems = [...newItems];
     const result: AgentLoopResult = { reason, steps, text, items, usage, toolCalls, pendingItems };
     if (error !== undefined) result.error = error;
     if (responseId !== undefined) result.responseId = responseId;
+    if (reason === 'awaiting_approval' && runState !== undefined) result.runState = runState;
     emit({ type: 'turn.completed', reason, steps, usage, text, ...(error === undefined ? {} : { error }) });
     return result;
   };
@@ -126,8 +163,15 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     return end('error', describeThrown(error));
   }
   emit({ type: 'turn.started', tools: options.tools.length });
+  if (resumeError !== undefined) return end('error', resumeError);
 
   try {
+    if (resumed !== undefined && options.resume !== undefined) {
+      const held = new Set(resumed.pending.map((pending) => pending.callId));
+      const slots = structuredClone(resumed.slots);
+      const paused = await settleCalls(slots, resumed.steps, resumed.terminate, { decisions: options.resume.decisions, held });
+      if (paused !== undefined) return paused;
+    }
     return await runSteps();
   } catch (error) {
     // Not expected (dispatch and the gateway report failures as values or gateway errors); never reject.
@@ -189,7 +233,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       }
       const answered = [...unhandled.values()].filter((call) => call.kind === 'answered');
       for (const call of unhandled.values()) {
-        emit({ type: 'activity.started', step, callId: call.callId, toolName: call.name, label: `${call.itemType} ${call.name}`, executionMode: 'parallel' });
+        emit({ type: 'activity.started', step, callId: call.callId, toolName: call.name, label: `${call.itemType} ${call.name}`, executionMode: 'parallel', isReadOnly: false, isDestructive: false });
         emit({
           type: 'activity.completed',
           step,
@@ -200,6 +244,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           durationMs: 0,
           repairs: [],
           error: call.error,
+          isReadOnly: false,
+          isDestructive: false,
         });
       }
       if (calls.length === 0 && searches.length === 0 && answered.length === 0) {
@@ -233,53 +279,89 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         }
       }
       toolCalls += dispatched.length;
-      const started = new Set<string>();
-      const outcomes =
-        dispatched.length === 0
-          ? []
-          : await dispatchToolCalls(dispatched, toolMap, {
-              ...(signal === undefined ? {} : { signal }),
-              ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
-              ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
-              onCallStarted: (call, tool, label) => {
-                started.add(call.call_id);
-                emit(activityStarted(step, call, label, tool.executionMode));
-              },
-              onCallCompleted: (outcome) => {
-                if (!started.has(outcome.callId)) emit(activityStarted(step, outcome, outcome.label, outcome.tool?.executionMode ?? 'parallel'));
-                emit(activityCompleted(step, outcome));
-                for (const event of outcome.result?.presentation ?? []) {
-                  emit({ type: 'presentation', step, callId: outcome.callId, toolName: outcome.name, event });
-                }
-              },
-            });
-
-      // Outputs in the model's order of the calls.
-      const outcomeByCall = new Map<FunctionCallItem, ToolCallOutcome>();
-      dispatched.forEach((call, index) => outcomeByCall.set(call, outcomes[index] as ToolCallOutcome));
-      const outputs: ResponseInputItem[] = [];
+      // Every output-bearing item in the model's order; the function calls get their outputs from dispatch.
+      const slots: StepSlot[] = [];
       for (const item of output) {
         if (item.type === 'function_call') {
           const wrapper = wrappers.get(item);
-          outputs.push(
-            wrapper === undefined
-              ? (outcomeByCall.get(item) as ToolCallOutcome).output
-              : parallelWrapperOutput(wrapper, wrapper.calls.map((call) => outcomeByCall.get(call) as ToolCallOutcome)),
-          );
+          slots.push(wrapper === undefined ? { kind: 'call', call: item } : { kind: 'wrapper', wrapper: item, calls: wrapper.calls.map((call) => ({ call })) });
         } else if (item.type === 'tool_search_call') {
-          const output = searchOutputs.get(item);
-          if (output !== undefined) outputs.push(output);
+          const answer = searchOutputs.get(item);
+          if (answer !== undefined) slots.push({ kind: 'output', output: answer });
         } else {
           const call = unhandled.get(item);
-          if (call?.kind === 'answered') outputs.push(call.output);
+          if (call?.kind === 'answered') slots.push({ kind: 'output', output: call.output });
         }
       }
-      items.push(...outputs);
-      newItems = outputs;
-
-      if (signal?.aborted) return end('aborted');
-      if (outcomes.some((outcome) => outcome.terminateTurn)) return end('terminated');
+      const paused = await settleCalls(slots, step, false, {});
+      if (paused !== undefined) return paused;
     }
+  }
+
+  /**
+   * Dispatches the calls of `slots` that have no output (through the approval gate), records the outputs and, when
+   * every slot is answered, adds them to the history; ends the turn when it pauses, aborts or a result terminates it.
+   */
+  async function settleCalls(
+    slots: StepSlot[],
+    step: number,
+    terminateBefore: boolean,
+    resumeWith: { decisions?: Readonly<Record<string, PendingCallDecision>>; held?: ReadonlySet<string> },
+  ): Promise<AgentLoopResult | undefined> {
+    const calls = openCalls(slots);
+    const started = new Set<string>();
+    const outcomes =
+      calls.length === 0
+        ? []
+        : await dispatchToolCalls(calls, toolMap, {
+            ...(signal === undefined ? {} : { signal }),
+            ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
+            ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+            gate: approvalGate({ policy: options.approvalPolicy, step, emit, ...resumeWith }),
+            onCallStarted: (call, tool, label) => {
+              started.add(call.call_id);
+              emit(activityStarted(step, call, label, tool.executionMode, tool));
+            },
+            onCallCompleted: (outcome) => {
+              if (outcome.pending !== undefined) return;
+              if (!started.has(outcome.callId)) emit(activityStarted(step, outcome, outcome.label, outcome.tool?.executionMode ?? 'parallel', outcome.tool));
+              emit(activityCompleted(step, outcome));
+              for (const event of outcome.result?.presentation ?? []) {
+                emit({ type: 'presentation', step, callId: outcome.callId, toolName: outcome.name, event });
+              }
+            },
+          });
+    fillSlots(slots, outcomes);
+    const terminate = terminateBefore || outcomes.some((outcome) => outcome.terminateTurn);
+    if (outcomes.some((outcome) => outcome.pending !== undefined) && !signal?.aborted) {
+      const callById = new Map(calls.map((call) => [call.call_id, call]));
+      runState = {
+        version: 1,
+        items: [...items],
+        steps,
+        usage: { ...usage },
+        toolCalls,
+        ...(responseId === undefined ? {} : { responseId }),
+        terminate,
+        slots,
+        pending: outcomes.filter((outcome) => outcome.pending === 'held').map((outcome) => pendingApproval(callById.get(outcome.callId) as FunctionCallItem, outcome)),
+      };
+      return end('awaiting_approval');
+    }
+    if (outcomes.some((outcome) => outcome.pending !== undefined)) {
+      // Aborted while calls were held: they get aborted outputs, so the history stays valid.
+      for (const outcome of outcomes) {
+        if (outcome.pending !== undefined) outcome.output = { type: 'function_call_output', call_id: outcome.callId, output: ABORTED_OUTPUT };
+      }
+      fillSlots(slots, outcomes.map((outcome) => ({ ...outcome, pending: undefined }) as ToolCallOutcome));
+    }
+    const outputs = slotOutputs(slots);
+    items.push(...outputs);
+    newItems = outputs;
+
+    if (signal?.aborted) return end('aborted');
+    if (terminate) return end('terminated');
+    return undefined;
   }
 }
 
@@ -288,6 +370,7 @@ function activityStarted(
   call: { call_id?: string; callId?: string; name: string; namespace?: string | undefined | null },
   label: string,
   executionMode: 'parallel' | 'sequential',
+  tool: AnyWorkerAgentTool | undefined,
 ): AgentEvent {
   const event: AgentEvent = {
     type: 'activity.started',
@@ -296,6 +379,8 @@ function activityStarted(
     toolName: call.name,
     label,
     executionMode,
+    isReadOnly: tool?.isReadOnly ?? false,
+    isDestructive: tool?.isDestructive ?? false,
   };
   if (typeof call.namespace === 'string' && call.namespace !== '') event.namespace = call.namespace;
   return event;
@@ -311,6 +396,8 @@ function activityCompleted(step: number, outcome: ToolCallOutcome): AgentEvent {
     status: outcome.status,
     durationMs: outcome.durationMs,
     repairs: outcome.repairs,
+    isReadOnly: outcome.tool?.isReadOnly ?? false,
+    isDestructive: outcome.tool?.isDestructive ?? false,
   };
   if (outcome.namespace !== undefined) event.namespace = outcome.namespace;
   if (outcome.error !== undefined) event.error = outcome.error;

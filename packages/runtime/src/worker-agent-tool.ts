@@ -83,6 +83,9 @@ interface WorkerToolFields {
   timeoutMs?: number;
 }
 
+/** Whether a call needs a person's approval: a constant, or decided from the call's validated params. */
+export type NeedsApproval<TParams = any> = boolean | ((params: TParams) => boolean);
+
 /** The definition of a tool whose parameters are a Zod schema. */
 export interface ZodWorkerToolDefinition<TSchema extends z.ZodType, TDetails = unknown> extends WorkerToolFields {
   /** Input parameters, validated before `execute` runs. */
@@ -92,6 +95,11 @@ export interface ZodWorkerToolDefinition<TSchema extends z.ZodType, TDetails = u
   describeActivity: (params: z.output<TSchema>) => string;
   /** A summary label once the tool finished ("Read notes.md (120 lines)"). */
   describeCompletedActivity?: (params: z.output<TSchema>, result: AgentToolResult<TDetails>) => string;
+  /**
+   * Whether a call needs approval before it runs (asked of the loop's `approvalPolicy`). Unset: destructive tools
+   * need it, read-only ones never do.
+   */
+  needsApproval?: NeedsApproval<z.output<TSchema>>;
   /** Runs the tool on validated params. */
   execute: (params: z.output<TSchema>, context: ToolExecutionContext) => Promise<AgentToolResult<TDetails>> | AgentToolResult<TDetails>;
 }
@@ -104,6 +112,8 @@ export interface JsonSchemaWorkerToolDefinition<TDetails = unknown> extends Work
   jsonSchema: JSONObject;
   describeActivity: (params: Record<string, unknown>) => string;
   describeCompletedActivity?: (params: Record<string, unknown>, result: AgentToolResult<TDetails>) => string;
+  /** Whether a call needs approval (see `ZodWorkerToolDefinition.needsApproval`). */
+  needsApproval?: NeedsApproval<Record<string, unknown>>;
   execute: (
     params: Record<string, unknown>,
     context: ToolExecutionContext,
@@ -124,6 +134,8 @@ export interface WorkerAgentTool<TParams = any, TDetails = unknown> {
   readonly isReadOnly: boolean;
   readonly isDestructive: boolean;
   readonly timeoutMs: number | undefined;
+  /** Whether a call needs approval (default: `isDestructive && !isReadOnly`). */
+  readonly needsApproval: NeedsApproval<TParams>;
   readonly describeActivity: (params: TParams) => string;
   readonly describeCompletedActivity: ((params: TParams, result: AgentToolResult<TDetails>) => string) | undefined;
   readonly execute: (params: TParams, context: ToolExecutionContext) => Promise<AgentToolResult<TDetails>> | AgentToolResult<TDetails>;
