@@ -2,6 +2,7 @@ import { createOpenAIResponsesGateway, type ModelGateway } from '@core/runtime';
 import { reply, startTestModelServer } from '@core/testkit';
 import { demoScenario } from '../demo/demo-scenario.js';
 import { CliError } from './cli-error.js';
+import { describeModelFailures } from '../model-failure.js';
 
 /** The model used when neither `--model` nor `ANKOLE_MODEL` names one. */
 export const DEFAULT_MODEL = 'gpt-5-mini';
@@ -48,7 +49,7 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
     if (!isHttpURL(baseURL)) {
       throw new CliError('base_url_invalid', `OPENAI_BASE_URL ${JSON.stringify(baseURL)} is not an http(s) URL: set it to the server's API root, e.g. http://localhost:8000/v1.`);
     }
-    const recorded = recordErrors(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2 }));
+    const recorded = recordErrors(describeModelFailures(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2 }), { baseURL, model }));
     return {
       ...recorded,
       offlineDemo: false,
@@ -64,7 +65,10 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
     onExhausted: reply.text('(The offline demo model has nothing more to say: set OPENAI_API_KEY to talk to a real model.)'),
   });
   const recorded = recordErrors(
-    createOpenAIResponsesGateway({ apiKey: 'offline-demo', baseURL: server.baseURL, model: OFFLINE_DEMO_MODEL, maxRetries: 0 }),
+    describeModelFailures(createOpenAIResponsesGateway({ apiKey: 'offline-demo', baseURL: server.baseURL, model: OFFLINE_DEMO_MODEL, maxRetries: 0 }), {
+      baseURL: server.baseURL,
+      model: OFFLINE_DEMO_MODEL,
+    }),
   );
   const why =
     options.forceDemo === true

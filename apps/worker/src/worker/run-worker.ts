@@ -2,6 +2,7 @@ import { watchJobLease, type AdvanceReport, type ClaimedJob, type ClaimedTask, t
 import type { AgentEvent, ModelGateway } from '@core/runtime';
 import { runTextTurn } from '../text-turn.js';
 import type { TextTurnContext } from '../turn-context.js';
+import { retryModelCalls, type ModelRetry, type ModelRetryPolicy } from './retry-model-calls.js';
 import { runClaimedTask, type WorkerTaskContext, type WorkerTaskEvent } from './run-task.js';
 
 /** Something that happened in the worker, for logs and UIs. */
@@ -19,6 +20,10 @@ export type WorkerEvent =
   | WorkerTaskEvent
   /** A workflow advance ran in this worker (its script replayed in the sandbox). */
   | { type: 'advance.ran'; report: AdvanceReport }
+  /** A model call of the job's turn failed for a passing reason (unreachable, 429, 5xx): tried again after `delayMs`. */
+  | ({ type: 'job.retrying'; job: ClaimedJob; error: string } & Omit<ModelRetry, 'error'>)
+  /** The same for a workflow task's turn. */
+  | ({ type: 'task.retrying'; task: ClaimedTask; error: string } & Omit<ModelRetry, 'error'>)
   | { type: 'worker.error'; error: unknown };
 
 /** Options of `runWorker`. */
@@ -31,6 +36,12 @@ export interface RunWorkerOptions {
   concurrency?: number;
   /** The model every turn talks to. */
   gateway: ModelGateway;
+  /**
+   * How a model call that fails for a passing reason (connection refused, timeout, HTTP 429, HTTP 5xx) is tried
+   * again, in place, while the job or task keeps its claim (default: 6 tries, pauses from 1 s doubling to 30 s).
+   * Once the tries are used up the turn fails with the last error.
+   */
+  modelRetry?: ModelRetryPolicy;
   /**
    * The turn context of a job (home, skills, web profile, ...) for its agent. `runWorker` then sets
    * `agent`, `signal`, `controlPlane` and `allowJobs` itself (a background job's turn never may start jobs).
@@ -78,7 +89,8 @@ export interface WorkerSummary {
  * each round first runs the due workflow advances (in this process, in the sandbox), then claims a
  * workflow task (run as a task turn by `runClaimedTask`, with the same lease, cancel and hand-back rules),
  * then a job; tasks and jobs share the `concurrency` slots (while all are busy, due advances still run
- * every `pollIntervalMs`). Resolves once `signal` aborted and every
+ * every `pollIntervalMs`). A model call that fails for a passing reason is retried in place with backoff
+ * (`modelRetry`), so a short outage or a rate limit never fails a job or task on its first try. Resolves once `signal` aborted and every
  * running turn finished or was handed back.
  */
 export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummary> {
@@ -111,9 +123,13 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
       try {
         const base = await options.turnContext(job, turnSignal);
         const context: TextTurnContext = { ...base, agent: job.agentId, signal: turnSignal, controlPlane: options.client, allowJobs: job.allowJobs };
+        const gateway = retryModelCalls(options.gateway, {
+          ...options.modelRetry,
+          onRetry: ({ error, ...retry }) => emit({ type: 'job.retrying', job, ...retry, error: describeError(error) }),
+        });
         const result = await runTextTurn({
           context,
-          gateway: options.gateway,
+          gateway,
           input: job.prompt,
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
           ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
@@ -192,7 +208,10 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     const turn: Promise<void> = runClaimedTask({
       client: options.client,
       task: claimed,
-      gateway: options.gateway,
+      gateway: retryModelCalls(options.gateway, {
+        ...options.modelRetry,
+        onRetry: ({ error, ...retry }) => emit({ type: 'task.retrying', task: claimed, ...retry, error: describeError(error) }),
+      }),
       hardStop: hardStop.signal,
       context: options.taskContext ?? (() => ({})),
       emit,
@@ -274,4 +293,8 @@ function describeEnd(reason: string): string {
     default:
       return 'The model endpoint failed.';
   }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

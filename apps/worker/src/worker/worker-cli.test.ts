@@ -129,7 +129,8 @@ describe.each(['the database', 'HTTP (ankole serve)'] as const)('ankole worker o
     expect(finished.map((entry) => entry.finalAnswer).sort()).toEqual(jobs.map((entry) => `done: ${entry.prompt}`).sort());
     expect(finished.every((entry) => entry.attempts === 1)).toBe(true);
     // Each job's turn reached the model exactly once.
-    const prompts = model.requests.slice(before).map((request) => lastUserText(request));
+    // (Only the model calls: each worker also probes GET /models once at start.)
+    const prompts = model.requests.slice(before).filter((request) => request.method === 'POST').map((request) => lastUserText(request));
     expect(prompts.sort()).toEqual(jobs.map((entry) => entry.prompt).sort());
     const byWorker = new Map<string, number>();
     for (const entry of finished) byWorker.set(entry.workerId!, (byWorker.get(entry.workerId!) ?? 0) + 1);

@@ -6,7 +6,6 @@ import { runTextTurn } from '../../text-turn.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import type { CliIO } from '../cli-io.js';
-import { describeModelFailure } from '../describe-model-failure.js';
 import { openModel } from '../model-setup.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP, type TurnSetup } from '../turn-setup.js';
@@ -135,7 +134,8 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
     if (interrupted || outcome.reason === 'aborted') exitCode = exitCodeOf(stoppedBy ?? 'SIGINT');
     else if (outcome.reason === 'error') {
       exitCode = EXIT_CODES.failure;
-      failure = describeModelFailure(model.lastError(), outcome.error, model);
+      // The gateway words every endpoint failure (`describeModelFailures`), so this is the turn's own `error`.
+      failure = outcome.error ?? 'The model endpoint failed.';
     } else if (outcome.reason === 'max_steps') {
       exitCode = EXIT_CODES.failure;
       failure = `The turn stopped after ${outcome.steps} model calls (the --max-steps limit) before the model finished.`;

@@ -10,6 +10,7 @@ import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { openModel } from '../../cli/model-setup.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../../cli/parse-command-line.js';
 import { mcpConfigOption } from '../../cli/turn-setup.js';
+import { checkModelEndpoint } from '../check-model-endpoint.js';
 import type { WorkerTaskEvent } from '../run-task.js';
 import { runWorker, type WorkerEvent } from '../run-worker.js';
 import { createWorkerMcpTools, type WorkerMcpEvent, type WorkerMcpTools } from '../worker-mcp-tools.js';
@@ -96,6 +97,15 @@ export const workerCommand: CliCommand = {
     }
     const modelName = stringValue(values, 'model');
     const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }) });
+    // Before any claim: a wrong or unreachable endpoint is one clear error (exit 1), not a queue of failed jobs.
+    if (!model.offlineDemo) {
+      try {
+        await checkModelEndpoint({ baseURL: model.baseURL, model: model.model, apiKey: io.env.OPENAI_API_KEY });
+      } catch (error) {
+        await model.close();
+        throw error;
+      }
+    }
     const json = values.json === true;
     const log = (event: Record<string, unknown>, line: string) => io.stdout.write(json ? `${JSON.stringify(event)}\n` : `${line}\n`);
     const { controlPlane, where } = await openFromOptions(values, io, true, (error) =>
@@ -173,6 +183,7 @@ async function existingFolder(folder: string, option: string): Promise<string> {
 function eventJson(event: WorkerEvent): Record<string, unknown> {
   if (event.type === 'worker.error') return { type: event.type, error: message(event.error) };
   if (event.type === 'advance.ran') return { type: event.type, ...event.report };
+  if (event.type === 'job.retrying') return { ...event, job: { id: event.job.id, agentId: event.job.agentId, kind: event.job.kind, status: event.job.status, title: event.job.title } };
   if ('task' in event) {
     const task = event.task;
     return { ...event, task: { id: task.id, workflowId: task.workflowId, agentId: task.agentId, sequence: task.sequence, status: task.status, title: task.title } };
@@ -185,6 +196,10 @@ function eventLine(event: WorkerEvent): string {
   if (event.type === 'advance.ran') {
     const report = event.report;
     return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${report.durationMs} ms, ${report.newTasks} new task(s), ${report.status}`;
+  }
+  if (event.type === 'job.retrying' || event.type === 'task.retrying') {
+    const what = event.type === 'job.retrying' ? `job ${event.job.id} (agent ${event.job.agentId})` : `task ${event.task.id} (workflow ${event.task.workflowId})`;
+    return `… ${what}: model call ${event.attempt} of ${event.attempts} failed, trying again in ${seconds(event.delayMs)}: ${event.error}`;
   }
   if ('task' in event) return taskEventLine(event);
   const job = event.job;
