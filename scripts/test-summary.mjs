@@ -29,13 +29,22 @@ for (const folder of folders) {
   skipped += packageSkipped;
   console.log(`${folder.padEnd(28)} ${String(report.numPassedTests).padStart(4)} passed ${String(report.numFailedTests).padStart(3)} failed ${String(packageSkipped).padStart(3)} skipped`);
   for (const file of report.testResults ?? []) {
-    const groups = new Map();
+    // A describe block skipped whole is one line (its title says why); a test skipped on its own is one line.
+    const blocks = new Map();
     for (const test of file.assertionResults ?? []) {
-      if (test.status !== 'pending' && test.status !== 'skipped' && test.status !== 'todo') continue;
-      const title = test.ancestorTitles?.[0] ?? test.title;
-      groups.set(title, (groups.get(title) ?? 0) + 1);
+      const skippedTest = test.status === 'pending' || test.status === 'skipped' || test.status === 'todo';
+      const block = test.ancestorTitles?.[0] ?? test.title;
+      const entry = blocks.get(block) ?? { total: 0, skipped: [] };
+      entry.total += 1;
+      if (skippedTest) entry.skipped.push([...(test.ancestorTitles ?? []), test.title].join(' › '));
+      blocks.set(block, entry);
     }
-    for (const [title, count] of groups) skippedGroups.push(`skipped ${count} in ${relative(root, file.name)}: ${title}`);
+    const where = relative(root, file.name);
+    for (const [block, { total, skipped }] of blocks) {
+      if (skipped.length === 0) continue;
+      if (skipped.length === total && total > 1) skippedGroups.push(`skipped ${total} tests in ${where}: ${block}`);
+      else for (const name of skipped) skippedGroups.push(`skipped in ${where}: ${name}`);
+    }
   }
 }
 for (const line of skippedGroups) console.log(line);

@@ -21,5 +21,5 @@ export function officialOpenapiDocument(): OfficialOpenapiDocument {
   // This file is <repository>/packages/testkit/{src,dist}/…, so the repository is three folders up.
   const path = fileURLToPath(new URL('../../../../shared/reference/openai-openapi.json', import.meta.url));
   const present = existsSync(path);
-  return { path, present, skipNote: 'skipped: ../shared/reference/openai-openapi.json absent (the official OpenAPI document is not beside this checkout)' };
+  return { path, present, skipNote: 'skipped: ../shared/reference/openai-openapi.json absent' };
 }
