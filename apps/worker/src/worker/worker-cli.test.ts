@@ -11,7 +11,6 @@ import { isProcessAlive as isAlive } from '@core/testkit';
 import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
 import { startWorkerModel, type WorkerModel } from './__fixtures__/worker-model.js';
 import { testDatabaseUrl } from '@core/control-plane/testing';
-import { createAccessTokens } from '@core/control-plane-server';
 import { createServer } from 'node:net';
 
 /** A TCP port nobody listens on right now. */
@@ -80,7 +79,9 @@ describe.each(['the database', 'HTTP (ankole serve)'] as const)('ankole worker o
     schema = `t_${randomBytes(6).toString('hex')}`;
     plane = await createControlPlane({ databaseUrl: DATABASE_URL, schema, background: false, leaseSeconds: 2, maxUnfinishedJobsPerAgent: 100 });
     if (transport === 'the database') return;
-    const { token } = await createAccessTokens({ driver: plane.driver, schema }).create({ kind: 'worker', label: 'test' });
+    const made = await runCliProcess(['tokens', 'create', '--worker', '--label', 'test', '--json'], { ...env(), DATABASE_URL, ANKOLE_DB_SCHEMA: schema });
+    expect(made.code).toBe(0);
+    const { token } = JSON.parse(made.stdout) as { token: string };
     const port = await freePort();
     const server = spawnCli(['serve', '--port', String(port)], { ...env(), DATABASE_URL, ANKOLE_DB_SCHEMA: schema });
     processes.push(server);
