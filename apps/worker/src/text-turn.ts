@@ -3,6 +3,7 @@ import {
   type AgentEvent,
   type AgentLoopResult,
   type AnyWorkerAgentTool,
+  type ApprovalPolicy,
   type ModelGateway,
   type ResponseInputItem,
 } from '@core/runtime';
@@ -111,6 +112,8 @@ export interface RunTextTurnOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Called once the tool set is built, before the first model call. */
   onAssembled?: (assembly: TextTurnAssembly) => void;
+  /** Decides the calls that need approval (see `runAgentLoop`); none: every call runs. */
+  approvalPolicy?: ApprovalPolicy;
 }
 
 /** What a text turn produced. */
@@ -140,6 +143,7 @@ export async function runTextTurn(options: RunTextTurnOptions): Promise<TextTurn
     signal: options.context.signal,
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
     ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+    ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
     onEvent(event) {
       events.push(event);
       options.onEvent?.(event);

@@ -19,6 +19,10 @@ export interface CliIO {
   onTerminate(handler: () => void): () => void;
   /** Ends the process at once (a second Ctrl-C). */
   exit(code: number): never;
+  /** True when standard input is a terminal a person types into (approval questions need one). */
+  stdinIsTTY?: boolean;
+  /** Reads one line a person typed; `undefined` at the end of input or when `signal` aborts. */
+  readLine?(signal?: AbortSignal): Promise<string | undefined>;
 }
 
 /** The real process's streams, environment, SIGINT and SIGTERM. */
@@ -37,5 +41,21 @@ export function processIO(): CliIO {
       return () => process.off('SIGTERM', handler);
     },
     exit: (code) => process.exit(code),
+    stdinIsTTY: process.stdin.isTTY === true,
+    readLine: (signal) => readStdinLine(signal),
   };
+}
+
+/** One line of standard input (a fresh reader each time, so stdin does not keep the process alive in between). */
+async function readStdinLine(signal?: AbortSignal): Promise<string | undefined> {
+  const { createInterface } = await import('node:readline/promises');
+  const reader = createInterface({ input: process.stdin, terminal: false });
+  const ended = new Promise<undefined>((resolve) => reader.once('close', () => resolve(undefined)));
+  try {
+    return await Promise.race([reader.question('', signal === undefined ? {} : { signal }), ended]);
+  } catch {
+    return undefined;
+  } finally {
+    reader.close();
+  }
 }

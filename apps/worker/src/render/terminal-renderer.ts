@@ -39,6 +39,8 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
   const style = live && options.color ? colorStyle : plainStyle;
   const running = new Map<string, Running>();
   let thinking = false;
+  // While a person is asked to approve a call, no live lines are drawn (they would overwrite the question).
+  let asking = false;
   let liveLines = 0;
   let atLineStart = true;
   let afterBlankLine = false;
@@ -56,7 +58,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
   }
 
   function drawLive(): void {
-    if (!live || !atLineStart) return;
+    if (!live || !atLineStart || asking) return;
     const spinner = style.cyan(SPINNER[frame % SPINNER.length] ?? '*');
     const lines = [...running.values()].map((entry) => `${spinner} ${clip(entry.label)}`);
     if (lines.length === 0 && thinking) lines.push(`${spinner} ${style.dim('Thinking…')}`);
@@ -171,6 +173,15 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
           else fileChanges.add(change);
           return;
         }
+        // The question itself is the approval policy's to write; only keep live lines out of its way.
+        case 'approval.requested':
+          asking = true;
+          clearLive();
+          break;
+        case 'approval.decided':
+          asking = false;
+          redraw();
+          break;
         case 'tool_search.completed':
           print([`⌕ Tool search "${oneLine(event.query, 120)}": ${oneLine(event.toolNames.join(', '), 300) || 'nothing found'}`]);
           return;

@@ -22,7 +22,8 @@ beforeEach(async () => {
   scratch = await mkdtemp(path.join(tmpdir(), 'ankole-cli-'));
   home = path.join(scratch, 'home');
   await import('node:fs/promises').then((fs) => fs.mkdir(home));
-  env = { HOME: scratch, XDG_DATA_HOME: path.join(scratch, 'data') };
+  // Without a terminal destructive calls are denied unless approved: these turns are about other things.
+  env = { HOME: scratch, XDG_DATA_HOME: path.join(scratch, 'data'), ANKOLE_APPROVE: 'auto' };
 });
 
 afterEach(async () => {

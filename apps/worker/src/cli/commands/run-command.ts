@@ -1,9 +1,13 @@
+import type { ApprovalPolicy } from '@core/runtime';
 import { DEMO_PROMPT } from '../../demo/demo-prompt.js';
 import { createJsonRenderer } from '../../render/json-renderer.js';
 import { createTerminalRenderer } from '../../render/terminal-renderer.js';
 import type { StopSignal, TurnRenderer } from '../../render/turn-renderer.js';
+import { countOf } from '../../render/plural.js';
 import { runTextTurn } from '../../text-turn.js';
 import type { CliCommand } from '../cli-command.js';
+import { readApprovalRules } from '../agent-approvals-config.js';
+import { APPROVE_MODES, createCliApprovalPolicy, type ApproveMode } from '../cli-approval-policy.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import type { CliIO } from '../cli-io.js';
 import { openModel } from '../model-setup.js';
@@ -16,6 +20,7 @@ const OPTIONS = {
   'max-steps': { type: 'string' },
   json: { type: 'boolean' },
   demo: { type: 'boolean' },
+  approve: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -32,6 +37,12 @@ const HELP = [
   '  --max-steps N      most model calls in the turn (default 20)',
   '  --json             print the typed events, one JSON object a line',
   '  --demo             use the offline demo model even when OPENAI_API_KEY is set',
+  '  --approve MODE     calls that need approval (destructive tools): ask (the default on a terminal: allow once,',
+  '                     allow the tool for the rest of the turn, or deny with a reason), auto (allow them; the',
+  '                     default with the offline demo model) or never (deny them; the default without a terminal).',
+  '                     Default: $ANKOLE_APPROVE when set.',
+  '                     The agent config $XDG_CONFIG_HOME/ankole/agents/<agent>.json can list tools to always',
+  '                     allow or deny: { "approvals": { "allow": ["command"], "deny": ["delete_page"] } }',
   '  -h, --help         show this help',
   '',
   'Ctrl-C aborts the turn (running tools are stopped) and exits with code 130; SIGTERM does the same with 143.',
@@ -49,6 +60,11 @@ export const runCommand: CliCommand = {
       return EXIT_CODES.ok;
     }
     const maxSteps = positiveInteger(values, 'max-steps', 'run');
+    const approveFromEnv = io.env.ANKOLE_APPROVE === undefined || io.env.ANKOLE_APPROVE === '' ? undefined : io.env.ANKOLE_APPROVE;
+    const approve = stringValue(values, 'approve') ?? approveFromEnv;
+    if (approve !== undefined && !APPROVE_MODES.includes(approve as ApproveMode)) {
+      throw new CliError('approve_invalid', `${stringValue(values, 'approve') === undefined ? 'ANKOLE_APPROVE=' : '--approve '}${approve}: use ask, auto or never.`);
+    }
     const controller = new AbortController();
     const setup = await resolveTurnSetup(values, io, controller.signal);
     const { context } = setup;
@@ -71,7 +87,21 @@ export const runCommand: CliCommand = {
         live: io.stdout.isTTY === true && io.env.TERM !== 'dumb',
         color: io.env.NO_COLOR === undefined || io.env.NO_COLOR === '',
       });
-      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps });
+      const terminal = io.stdinIsTTY === true && io.stdout.isTTY === true && io.readLine !== undefined;
+      const mode: ApproveMode = (approve as ApproveMode | undefined) ?? (model.offlineDemo ? 'auto' : terminal ? 'ask' : 'never');
+      const rules = await readApprovalRules(context.agent, io.env);
+      // `auto` with no lists needs no policy: the turn runs as it always did (the offline demo, untouched).
+      const approvalPolicy =
+        mode === 'auto' && rules.allow.length === 0 && rules.deny.length === 0
+          ? undefined
+          : createCliApprovalPolicy({
+              mode,
+              rules,
+              write: (text) => io.stderr.write(text),
+              ...(terminal && io.readLine !== undefined ? { readLine: (signal?: AbortSignal) => io.readLine!(signal) } : {}),
+              signal: controller.signal,
+            });
+      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, approvalPolicy });
     } finally {
       await model.close();
       await setup.close();
@@ -87,6 +117,7 @@ interface RunRenderedOptions {
   model: Awaited<ReturnType<typeof openModel>>;
   setup: TurnSetup;
   maxSteps: number | undefined;
+  approvalPolicy: ApprovalPolicy | undefined;
 }
 
 async function runRendered(options: RunRenderedOptions): Promise<number> {
@@ -113,6 +144,7 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
       gateway: model.gateway,
       input: options.prompt,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
       onAssembled(assembly) {
         renderer.start({
           notice: model.notice,
@@ -138,7 +170,7 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
       failure = outcome.error ?? 'The model endpoint failed.';
     } else if (outcome.reason === 'max_steps') {
       exitCode = EXIT_CODES.failure;
-      failure = `The turn stopped after ${outcome.steps} model calls (the --max-steps limit) before the model finished.`;
+      failure = `The turn stopped after ${countOf(outcome.steps, 'model call')} (the --max-steps limit) before the model finished.`;
     } else if (outcome.reason === 'incomplete') {
       exitCode = EXIT_CODES.failure;
       failure = `The model's response was cut short${outcome.error === undefined ? '' : ` (${outcome.error})`}, so the turn could not go on.`;

@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { CliError } from './cli-error.js';
+
+/** The per-tool approval lists of an agent's config: tools (`name` or `namespace.name`) always allowed or always denied. */
+export interface ApprovalRules {
+  allow: string[];
+  deny: string[];
+}
+
+const configSchema = z.object({
+  approvals: z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).optional(),
+});
+
+/**
+ * The path of an agent's config: `$XDG_CONFIG_HOME/ankole/agents/<agent>.json` (else `~/.config/…`). It lives outside
+ * the agent home on purpose: the agent's own tools cannot grant themselves approvals.
+ */
+export function agentConfigPath(agent: string, env: Readonly<Record<string, string | undefined>>): string {
+  const configHome = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : path.join(homedir(), '.config');
+  return path.join(configHome, 'ankole', 'agents', `${agent}.json`);
+}
+
+/**
+ * Reads the `approvals` lists of an agent's config (`{ "approvals": { "allow": [...], "deny": [...] } }`); none when
+ * the file does not exist.
+ * @throws CliError (`agent_config_invalid`) when the file is not JSON of that shape.
+ */
+export async function readApprovalRules(agent: string, env: Readonly<Record<string, string | undefined>>): Promise<ApprovalRules> {
+  const file = agentConfigPath(agent, env);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return { allow: [], deny: [] };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CliError('agent_config_invalid', `The agent config ${file} is not JSON: fix it or remove it.`);
+  }
+  const parsed = configSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new CliError('agent_config_invalid', `The agent config ${file} is not valid: "approvals" must be { "allow": [tool names], "deny": [tool names] }.`);
+  }
+  return { allow: parsed.data.approvals?.allow ?? [], deny: parsed.data.approvals?.deny ?? [] };
+}

@@ -1,0 +1,121 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLI_PATH, runCliProcess } from '../../__fixtures__/spawn-cli.js';
+import { createVirtualTerminal } from '../../__fixtures__/virtual-terminal.js';
+
+let scratch: string;
+let home: string;
+let server: TestModelServer | undefined;
+
+beforeEach(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'ankole-approve-'));
+  home = path.join(scratch, 'home');
+  await mkdir(home);
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** A model that asks to create a file through `command`, then answers. */
+async function commandModel(): Promise<TestModelServer> {
+  server = await startTestModelServer({
+    script: [reply.functionCalls([{ name: 'command', callId: 'call_touch', arguments: { command: 'touch made.txt' } }]), reply.text('I will leave it.')],
+  });
+  return server;
+}
+
+/** The output the model got for `callId` in its second request. */
+function secondOutput(model: TestModelServer, callId: string): unknown {
+  const input = (model.requests[1]?.body.input ?? []) as Array<{ type: string; call_id?: string; output?: unknown }>;
+  return input.find((item) => item.type === 'function_call_output' && item.call_id === callId)?.output;
+}
+
+function baseEnv(model: TestModelServer): Record<string, string> {
+  return { HOME: scratch, XDG_DATA_HOME: path.join(scratch, 'data'), XDG_CONFIG_HOME: path.join(scratch, 'config'), OPENAI_API_KEY: 'k', OPENAI_BASE_URL: model.baseURL };
+}
+
+describe('ankole run approvals without a terminal', () => {
+  it('denies a destructive call by default; the model is told why and the turn goes on', async () => {
+    const model = await commandModel();
+    const { code, stdout } = await runCliProcess(['run', '--home', home, 'Make a file'], baseEnv(model));
+    expect(code).toBe(0);
+    expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
+    expect(secondOutput(model, 'call_touch')).toMatch(/^Error: not run: a person declined to approve this call of "command"\. Reason: no one can approve it here/);
+    expect(stdout).toContain('I will leave it.');
+  });
+
+  it('denies with --approve never, runs with --approve auto', async () => {
+    const denied = await commandModel();
+    await runCliProcess(['run', '--home', home, '--approve', 'never', 'Make a file'], baseEnv(denied));
+    expect(secondOutput(denied, 'call_touch')).toMatch(/--approve never/);
+    expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
+    await denied.close();
+    const allowed = await commandModel();
+    const { code } = await runCliProcess(['run', '--home', home, '--approve', 'auto', 'Make a file'], baseEnv(allowed));
+    expect(code).toBe(0);
+    expect(existsSync(path.join(home, 'made.txt'))).toBe(true);
+  });
+
+  it("follows the agent config's deny list even with --approve auto", async () => {
+    const model = await commandModel();
+    const env = baseEnv(model);
+    await mkdir(path.join(env.XDG_CONFIG_HOME!, 'ankole', 'agents'), { recursive: true });
+    await writeFile(path.join(env.XDG_CONFIG_HOME!, 'ankole', 'agents', 'default.json'), JSON.stringify({ approvals: { deny: ['command'] } }));
+    await runCliProcess(['run', '--home', home, '--approve', 'auto', 'Make a file'], env);
+    expect(secondOutput(model, 'call_touch')).toMatch(/the agent's config denies the tool "command"/);
+    expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
+  });
+});
+
+/** util-linux `script` gives the CLI a real pseudo-terminal. */
+function hasScript(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!hasScript())('ankole run approvals on a terminal', () => {
+  it('shows the label and arguments, takes a denial with a reason, and the turn goes on', async () => {
+    const model = await commandModel();
+    const child = spawn('script', ['-qfec', `${process.execPath} ${CLI_PATH} run --home ${home} "Make a file"`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'dumb', ...baseEnv(model) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let raw = '';
+    let answered = 0;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      raw += chunk;
+      if (answered === 0 && raw.includes('[n] deny: ')) {
+        answered = 1;
+        child.stdin.write('n\n');
+      } else if (answered === 1 && raw.includes('Reason (optional')) {
+        answered = 2;
+        child.stdin.write('keep the folder clean\n');
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    const terminal = createVirtualTerminal();
+    terminal.write(raw);
+    const screen = terminal.screen();
+    expect(screen).toContain('? Approval needed: Running `touch made.txt` (command, destructive)');
+    expect(screen).toContain('arguments: {"command":"touch made.txt"}');
+    expect(secondOutput(model, 'call_touch')).toMatch(/declined to approve this call of "command"\. Reason: keep the folder clean/);
+    expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
+    expect(screen).toContain('I will leave it.');
+  });
+});
