@@ -28,8 +28,12 @@ export interface ScheduleRecord {
   updatedAt: string;
 }
 
-/** A job's life: `queued` → `running` → `succeeded` | `failed`; `cancelled` from `queued` or `running`. */
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/**
+ * A job's life: `queued` → `running` → `succeeded` | `failed`; `cancelled` from `queued`, `running` or
+ * `awaiting_approval`; `running` → `awaiting_approval` (a call is held for a person, `work.hold`) → `queued` once
+ * every held call is decided (`approvals.decide`).
+ */
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'awaiting_approval';
 
 /** A background agent job (or a turn started by a schedule): a turn some worker runs later. */
 export interface JobRecord {
@@ -63,6 +67,61 @@ export interface JobRecord {
 export interface ClaimedJob extends JobRecord {
   /** Proves the claim: complete, fail, heartbeat and release need it. */
   leaseToken: string;
+  /**
+   * Set when the job paused for approval and every held call is decided: resume its turn from `runState` (the
+   * runtime's `AgentRunState`, as stored) with these decisions by call id, instead of starting from the prompt.
+   */
+  resume?: { runState: unknown; decisions: Record<string, ApprovalDecisionRecord> };
+}
+
+/** A decision on a held call, as the worker resumes with it. */
+export type ApprovalDecisionRecord = { approved: true } | { approved: false; reason?: string };
+
+/** A held call of a paused job, waiting for (or given) a person's decision. */
+export interface ApprovalRecord {
+  id: string;
+  jobId: string;
+  agentId: string;
+  /** The model's call id. */
+  callId: string;
+  /** `namespace.name` or `name`. */
+  toolName: string;
+  /** The tool's activity label for the call ("Running `rm -rf build`"). */
+  label: string;
+  /** The validated params the call runs with if approved. */
+  params: unknown;
+  isDestructive: boolean;
+  status: 'pending' | 'approved' | 'denied' | 'cancelled';
+  /** The reason given with a denial (the model sees it). */
+  reason: string | null;
+  /** The job's title, to say what the call is part of. */
+  jobTitle: string;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+/** One held call, as the worker reports it when it pauses a job (`work.hold`). */
+export interface HeldCall {
+  callId: string;
+  toolName: string;
+  label: string;
+  params?: unknown;
+  isDestructive?: boolean | undefined;
+}
+
+/** Approvals of held calls: every call carries the agent id; an agent's approvals are its own. */
+export interface ApprovalApi {
+  /** The agent's approvals, newest first (default: `pending` only). */
+  list(input: { agentId: string; status?: Array<ApprovalRecord['status']> | undefined; limit?: number | undefined }): Promise<ApprovalRecord[]>;
+  /** @throws ControlPlaneNotFoundError when the agent has no approval with that id. */
+  get(input: { agentId: string; approvalId: string }): Promise<ApprovalRecord>;
+  /**
+   * Decides a pending approval, exactly once: once the job's last held call is decided, the job is queued again and
+   * any worker resumes it. Deciding again the same way returns it unchanged.
+   * @throws ControlPlaneNotFoundError; ControlPlaneInputError (`approval_already_decided`) when it was decided
+   * otherwise, or its job was cancelled.
+   */
+  decide(input: { agentId: string; approvalId: string; approved: boolean; reason?: string | undefined }): Promise<ApprovalRecord>;
 }
 
 /** What a heartbeat tells the worker. */
@@ -128,6 +187,12 @@ export interface WorkApi {
   fail(input: { jobId: string; leaseToken: string; error: string }): Promise<JobRecord>;
   /** Hands a running job back to the queue unfinished (graceful shutdown): another worker runs it. */
   release(input: { jobId: string; leaseToken: string }): Promise<JobRecord>;
+  /**
+   * Pauses a running job whose turn holds calls for approval: stores its run state and one pending approval per
+   * held call; the job becomes `awaiting_approval` and leaves the worker. Returns the job as stored (unchanged when
+   * the lease is no longer this worker's, or the job was cancelled).
+   */
+  hold(input: { jobId: string; leaseToken: string; runState: unknown; calls: HeldCall[] }): Promise<JobRecord>;
 }
 
 /**
@@ -146,4 +211,6 @@ export interface ControlPlaneClient {
   readonly advances: AdvanceApi;
   /** Brain: the agent's Markdown pages, with full-text recall (agent-scoped). */
   readonly brain: BrainApi;
+  /** Approvals of calls held by paused jobs (agent-scoped). */
+  readonly approvals: ApprovalApi;
 }

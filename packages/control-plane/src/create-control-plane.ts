@@ -1,3 +1,4 @@
+import { createApprovalApi } from './approval-api.js';
 import { createBrainApi } from './brain-api.js';
 import type { ControlPlaneClient } from './control-plane-client.js';
 import { defaultDataDir } from './default-data-dir.js';
@@ -125,6 +126,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     work: createWorkApi({ driver, schema, queue: turnQueue }),
     ...createWorkflowEngine({ driver, schema, queue: turnQueue, limits: { ...DEFAULT_WORKFLOW_LIMITS, ...options.workflowLimits } }),
     brain: createBrainApi({ driver, schema }),
+    approvals: createApprovalApi({ driver, schema, queue: turnQueue }),
   });
 
   const fire = () => fireDueSchedules({ driver, schema, queue: turnQueue });

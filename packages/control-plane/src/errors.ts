@@ -20,10 +20,10 @@ export class ControlPlaneInputError extends UsageError {
  * (another agent's is reported the same way).
  */
 export class ControlPlaneNotFoundError extends UsageError {
-  readonly resource: 'schedule' | 'job' | 'workflow' | 'task' | 'page';
+  readonly resource: 'schedule' | 'job' | 'workflow' | 'task' | 'page' | 'approval';
   readonly id: string;
 
-  constructor(resource: 'schedule' | 'job' | 'workflow' | 'task' | 'page', id: string) {
+  constructor(resource: 'schedule' | 'job' | 'workflow' | 'task' | 'page' | 'approval', id: string) {
     super(
       `${resource}_not_found`,
       resource === 'page'

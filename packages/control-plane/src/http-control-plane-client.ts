@@ -148,7 +148,8 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
   return Object.freeze({
     schedules: api(['create', 'list', 'get', 'cancel'], 'schedules'),
     jobs: api(['start', 'get', 'list', 'cancel'], 'jobs'),
-    work: api(['claim', 'heartbeat', 'complete', 'fail', 'release'], 'work'),
+    work: api(['claim', 'heartbeat', 'complete', 'fail', 'release', 'hold'], 'work'),
+    approvals: api(['list', 'get', 'decide'], 'approvals'),
     workflows: api(['start', 'get', 'list', 'cancel'], 'workflows'),
     tasks: api(['claim', 'heartbeat', 'submit', 'fail', 'release'], 'tasks'),
     advances: api(['runNext'], 'advances'),

@@ -13,7 +13,11 @@ export type {
 } from './brain-client.js';
 export { MAX_BRAIN_IMPORT_PAGES, MAX_BRAIN_PAGE_CHARS, MAX_BRAIN_TITLE_CHARS } from './brain-input-schemas.js';
 export type {
+  ApprovalApi,
+  ApprovalDecisionRecord,
+  ApprovalRecord,
   ClaimedJob,
+  HeldCall,
   ControlPlaneClient,
   CreateScheduleInput,
   HeartbeatResult,

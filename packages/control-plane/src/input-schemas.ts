@@ -5,7 +5,8 @@ const agentId = z.string().trim().min(1, 'agentId must not be empty').max(200);
 const id = z.string().trim().min(1).max(100);
 const title = z.string().trim().min(1).max(200).optional();
 const prompt = z.string().trim().min(1, 'prompt must not be empty').max(20_000);
-const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled', 'awaiting_approval']);
+const approvalStatus = z.enum(['pending', 'approved', 'denied', 'cancelled']);
 
 /** The control plane's input schemas: every RPC payload is parsed with one of these. */
 export const inputSchemas = {
@@ -34,6 +35,26 @@ export const inputSchemas = {
   lease: z.object({ jobId: id, leaseToken: id }),
   complete: z.object({ jobId: id, leaseToken: id, finalAnswer: z.string().max(1_000_000) }),
   fail: z.object({ jobId: id, leaseToken: id, error: z.string().max(100_000) }),
+  hold: z.object({
+    jobId: id,
+    leaseToken: id,
+    runState: z.record(z.string(), z.unknown()),
+    calls: z
+      .array(
+        z.object({
+          callId: z.string().min(1).max(200),
+          toolName: z.string().min(1).max(200),
+          label: z.string().max(2000),
+          params: z.unknown().optional(),
+          isDestructive: z.boolean().optional(),
+        }),
+      )
+      .min(1)
+      .max(100),
+  }),
+  listApprovals: z.object({ agentId, status: z.array(approvalStatus).optional(), limit: z.number().int().min(1).max(500).optional() }),
+  approvalRef: z.object({ agentId, approvalId: id }),
+  decideApproval: z.object({ agentId, approvalId: id, approved: z.boolean(), reason: z.string().trim().max(2000).optional() }),
 } as const;
 
 /**

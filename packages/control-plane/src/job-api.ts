@@ -69,9 +69,13 @@ export function createJobApi(options: JobApiOptions): JobApi {
       const cancelled = await driver.transaction(async (transaction) => {
         const { rows } = await transaction.query<JobRow>(
           `UPDATE ${schema}.job SET status = 'cancelled', finished_at = now(), updated_at = now()
-           WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running') RETURNING *`,
+           WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running', 'awaiting_approval') RETURNING *`,
           [jobId, agentId],
         );
+        // Its held calls can no longer be decided.
+        if (rows[0] !== undefined) {
+          await transaction.query(`UPDATE ${schema}.approval SET status = 'cancelled', decided_at = now() WHERE job_id = $1 AND status = 'pending'`, [jobId]);
+        }
         // A queued entry leaves the queue; a running one is stopped by its worker's next heartbeat.
         if (rows[0] !== undefined) await queue.cancel(jobId, transaction);
         return rows[0];

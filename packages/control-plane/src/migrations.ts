@@ -155,6 +155,33 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'approvals',
+    // A job paused for a person's approval keeps its turn's run state; each held call is one approval row.
+    sql: `
+      ALTER TABLE {schema}.job DROP CONSTRAINT job_status_check;
+      ALTER TABLE {schema}.job ADD CONSTRAINT job_status_check
+        CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled', 'awaiting_approval'));
+      ALTER TABLE {schema}.job ADD COLUMN run_state jsonb;
+      CREATE TABLE {schema}.approval (
+        id uuid PRIMARY KEY,
+        job_id uuid NOT NULL REFERENCES {schema}.job (id),
+        agent_id text NOT NULL,
+        call_id text NOT NULL,
+        tool_name text NOT NULL,
+        label text NOT NULL,
+        params jsonb,
+        is_destructive boolean NOT NULL DEFAULT false,
+        status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'denied', 'cancelled')),
+        reason text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        decided_at timestamptz,
+        UNIQUE (job_id, call_id)
+      );
+      CREATE INDEX approval_agent_idx ON {schema}.approval (agent_id, status, created_at);
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

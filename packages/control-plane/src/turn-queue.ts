@@ -39,6 +39,8 @@ export interface TurnQueue {
   cancel(jobId: string, executor?: SqlExecutor): Promise<void>;
   /** Puts an active entry back for another worker. */
   requeue(jobId: string): Promise<void>;
+  /** Makes a cancelled entry claimable again (a job whose held calls were decided); inside the caller's transaction when given one. */
+  resume(jobId: string, executor?: SqlExecutor): Promise<void>;
   /** Moves an active entry's expiry to `leaseSeconds` from now (a heartbeat). */
   extendLease(jobId: string): Promise<void>;
   /**
@@ -144,6 +146,9 @@ export async function startTurnQueue(options: TurnQueueOptions): Promise<TurnQue
     async requeue(jobId) {
       await boss.cancel(TURN_QUEUE, jobId);
       await boss.resume(TURN_QUEUE, jobId);
+    },
+    async resume(jobId, executor) {
+      await boss.resume(TURN_QUEUE, jobId, within(executor) as PgBoss.ConnectionOptions);
     },
     async extendLease(jobId) {
       await holdQueueClaim(driver, { schema, queue: TURN_QUEUE, jobId, leaseSeconds: options.leaseSeconds });

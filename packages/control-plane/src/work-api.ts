@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, WorkApi } from './control-plane-client.js';
+import { holdJob, resumeOf } from './approval-api.js';
 import { ControlPlaneNotFoundError } from './errors.js';
 import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
 import { jobRecord, type JobRow } from './records.js';
@@ -61,7 +62,10 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
              WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
             [jobId, workerId, leaseToken],
           );
-          if (rows[0] !== undefined) return { ...jobRecord(rows[0]), leaseToken };
+          if (rows[0] !== undefined) {
+            const resume = await resumeOf(transaction, schema, jobId);
+            return { ...jobRecord(rows[0]), leaseToken, ...(resume === undefined ? {} : { resume }) };
+          }
           // Cancelled (or finished) while it waited in the queue: settle the entry and take the next.
           await queue.complete(jobId, { skipped: true }, transaction);
           return 'skipped' as const;
@@ -113,5 +117,7 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
       }
       return jobRecord(await read(jobId));
     },
+
+    hold: (input) => holdJob(options, input),
   };
 }

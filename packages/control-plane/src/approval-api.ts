@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalApi, ApprovalDecisionRecord, ApprovalRecord, HeldCall, JobRecord } from './control-plane-client.js';
+import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
+import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
+import { isoTime, jobRecord, type JobRow } from './records.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
+import type { TurnQueue } from './turn-queue.js';
+
+/** An `approval` row (joined with its job's title) as the database returns it. */
+interface ApprovalRow {
+  id: string;
+  job_id: string;
+  agent_id: string;
+  call_id: string;
+  tool_name: string;
+  label: string;
+  params: unknown;
+  is_destructive: boolean;
+  status: ApprovalRecord['status'];
+  reason: string | null;
+  job_title: string;
+  created_at: Date | string;
+  decided_at: Date | string | null;
+}
+
+function approvalRecord(row: ApprovalRow): ApprovalRecord {
+  return {
+    id: row.id,
+    jobId: row.job_id,
+    agentId: row.agent_id,
+    callId: row.call_id,
+    toolName: row.tool_name,
+    label: row.label,
+    params: row.params ?? null,
+    isDestructive: row.is_destructive,
+    status: row.status,
+    reason: row.reason,
+    jobTitle: row.job_title,
+    createdAt: isoTime(row.created_at),
+    decidedAt: isoTime(row.decided_at),
+  };
+}
+
+/** What the approval API needs. */
+export interface ApprovalApiOptions {
+  driver: SqlDriver;
+  schema: string;
+  queue: TurnQueue;
+}
+
+/**
+ * Approvals of held calls. Deciding is one transaction that locks the job row first (so two decisions of one job
+ * are serialised): the approval goes from `pending` to its decision once, and the decision that leaves no pending
+ * call queues the job again, once.
+ */
+export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
+  const { driver, schema, queue } = options;
+  const select = `SELECT a.*, j.title AS job_title FROM ${schema}.approval a JOIN ${schema}.job j ON j.id = a.job_id`;
+
+  const get = async (input: { agentId: string; approvalId: string }): Promise<ApprovalRecord> => {
+    const { agentId, approvalId } = parseInput(inputSchemas.approvalRef, input, 'approvals.get');
+    if (!isUuid(approvalId)) throw new ControlPlaneNotFoundError('approval', approvalId);
+    const { rows } = await driver.query<ApprovalRow>(`${select} WHERE a.id = $1 AND a.agent_id = $2`, [approvalId, agentId]);
+    if (rows[0] === undefined) throw new ControlPlaneNotFoundError('approval', approvalId);
+    return approvalRecord(rows[0]);
+  };
+
+  return {
+    async list(input) {
+      const { agentId, status, limit } = parseInput(inputSchemas.listApprovals, input, 'approvals.list');
+      const { rows } = await driver.query<ApprovalRow>(
+        `${select} WHERE a.agent_id = $1 AND a.status = ANY($3::text[]) ORDER BY a.created_at DESC, a.id LIMIT $2`,
+        [agentId, limit ?? 50, status ?? ['pending']],
+      );
+      return rows.map(approvalRecord);
+    },
+
+    get,
+
+    async decide(input) {
+      const parsed = parseInput(inputSchemas.decideApproval, input, 'approvals.decide');
+      const current = await get({ agentId: parsed.agentId, approvalId: parsed.approvalId });
+      const decision = parsed.approved ? 'approved' : 'denied';
+      const reason = parsed.approved || parsed.reason === undefined || parsed.reason === '' ? null : parsed.reason;
+      const result = await driver.transaction(async (transaction) => {
+        await transaction.query(`SELECT id FROM ${schema}.job WHERE id = $1 FOR UPDATE`, [current.jobId]);
+        const { rows } = await transaction.query<{ id: string }>(
+          `UPDATE ${schema}.approval SET status = $2, reason = $3, decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
+          [current.id, decision, reason],
+        );
+        if (rows.length === 0) return 'unchanged' as const;
+        const { rows: left } = await transaction.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM ${schema}.approval WHERE job_id = $1 AND status = 'pending'`,
+          [current.jobId],
+        );
+        if (Number(left[0]?.count ?? 0) === 0) {
+          const { rows: requeued } = await transaction.query<{ id: string }>(
+            `UPDATE ${schema}.job SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'awaiting_approval' RETURNING id`,
+            [current.jobId],
+          );
+          if (requeued.length === 1) await queue.resume(current.jobId, transaction);
+        }
+        return 'decided' as const;
+      });
+      const stored = await get({ agentId: parsed.agentId, approvalId: parsed.approvalId });
+      if (result === 'unchanged' && stored.status !== decision) {
+        throw new ControlPlaneInputError(
+          'approval_already_decided',
+          stored.status === 'cancelled'
+            ? `Approval ${stored.id} can no longer be decided: its job was cancelled.`
+            : `Approval ${stored.id} was already ${stored.status}${stored.reason === null ? '' : ` (${stored.reason})`}; a decision is applied once.`,
+        );
+      }
+      return stored;
+    },
+  };
+}
+
+/**
+ * Pauses a running job for approval (see `WorkApi.hold`): one transaction that moves the job to
+ * `awaiting_approval` with its run state, adds a pending approval per held call, and takes the entry out of the
+ * turn queue. Returns the job as stored.
+ */
+export async function holdJob(
+  options: ApprovalApiOptions,
+  input: { jobId: string; leaseToken: string; runState: unknown; calls: HeldCall[] },
+): Promise<JobRecord> {
+  const { driver, schema, queue } = options;
+  const { jobId, leaseToken, runState, calls } = parseInput(inputSchemas.hold, input, 'work.hold');
+  if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
+  return driver.transaction(async (transaction) => {
+    if (isUuid(leaseToken)) {
+      const { rows } = await transaction.query<JobRow>(
+        `UPDATE ${schema}.job SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL, lease_token = NULL,
+           heartbeat_at = NULL, updated_at = now()
+         WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
+        [jobId, leaseToken, JSON.stringify(runState)],
+      );
+      if (rows[0] !== undefined) {
+        for (const call of calls) {
+          await transaction.query(
+            `INSERT INTO ${schema}.approval (id, job_id, agent_id, call_id, tool_name, label, params, is_destructive)
+             VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (job_id, call_id) DO NOTHING`,
+            [randomUUID(), jobId, rows[0].agent_id, call.callId, call.toolName, call.label, JSON.stringify(call.params ?? null), call.isDestructive ?? false],
+          );
+        }
+        await queue.cancel(jobId, transaction);
+        return jobRecord(rows[0]);
+      }
+    }
+    const { rows } = await transaction.query<JobRow>(`SELECT * FROM ${schema}.job WHERE id = $1`, [jobId]);
+    if (rows[0] === undefined) throw new ControlPlaneNotFoundError('job', jobId);
+    return jobRecord(rows[0]);
+  });
+}
+
+/** The stored run state and decisions of a job resumed after approval (none when it never paused). */
+export async function resumeOf(executor: SqlExecutor, schema: string, jobId: string): Promise<{ runState: unknown; decisions: Record<string, ApprovalDecisionRecord> } | undefined> {
+  const { rows } = await executor.query<{ run_state: unknown }>(`SELECT run_state FROM ${schema}.job WHERE id = $1`, [jobId]);
+  const runState = rows[0]?.run_state;
+  if (runState === null || runState === undefined) return undefined;
+  const { rows: approvals } = await executor.query<{ call_id: string; status: string; reason: string | null }>(
+    `SELECT call_id, status, reason FROM ${schema}.approval WHERE job_id = $1 AND status IN ('approved', 'denied')`,
+    [jobId],
+  );
+  const decisions: Record<string, ApprovalDecisionRecord> = {};
+  for (const approval of approvals) {
+    decisions[approval.call_id] = approval.status === 'approved' ? { approved: true } : { approved: false, ...(approval.reason === null ? {} : { reason: approval.reason }) };
+  }
+  return { runState: typeof runState === 'string' ? (JSON.parse(runState) as unknown) : runState, decisions };
+}
