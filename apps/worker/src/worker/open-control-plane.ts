@@ -35,8 +35,10 @@ export interface OpenedControlPlane {
 }
 
 /**
- * Opens the control plane the environment describes: a PostgreSQL server when `DATABASE_URL` (or
- * `--database-url`) is set, else the embedded PGlite database. Tuning variables: `ANKOLE_DB_SCHEMA`,
+ * Opens the control plane the environment describes: an HTTP control plane when `ANKOLE_CONTROL_PLANE_URL` (or
+ * `--control-plane`) is set (token: `ANKOLE_CONTROL_PLANE_TOKEN`), else a PostgreSQL server when `DATABASE_URL` (or
+ * `--database-url`) is set, else the embedded PGlite database: through the local socket of the process holding it
+ * when there is one, else opened here (and, with `share`, served on that socket while open). Tuning variables: `ANKOLE_DB_SCHEMA`,
  * `ANKOLE_LEASE_SECONDS`, `ANKOLE_MAINTENANCE_INTERVAL_SECONDS`, `ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS`.
  * @throws CliError for a malformed tuning variable; ControlPlaneFailure when the database cannot be opened.
  */
