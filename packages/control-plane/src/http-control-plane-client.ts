@@ -32,6 +32,12 @@ export interface HttpControlPlaneClient extends ControlPlaneClient {
   close(): Promise<void>;
 }
 
+/** Every call of `ControlPlaneClient`, as `<api>.<method>`. */
+type ClientMethodName = { [K in keyof ControlPlaneClient]: `${K & string}.${keyof ControlPlaneClient[K] & string}` }[keyof ControlPlaneClient];
+/** `true` only when RPC_METHODS names exactly the client's calls (so this file does not compile when they differ). */
+type SameCalls = [ClientMethodName] extends [RpcMethodName] ? ([RpcMethodName] extends [ClientMethodName] ? true : false) : false;
+const EVERY_CALL_IN_THE_TABLE: SameCalls = true;
+
 type Outcome = { kind: 'answer'; status: number; body: unknown; retryAfterMs: number | undefined } | { kind: 'fault'; sent: boolean; error: Error };
 
 /**
@@ -142,18 +148,16 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
     }
   }
 
-  const api = <TApi>(names: readonly string[], prefixName: string): TApi =>
-    Object.freeze(Object.fromEntries(names.map((method) => [method, (input: unknown) => call(`${prefixName}.${method}` as RpcMethodName, input)]))) as TApi;
+  // One function per entry of RPC_METHODS, grouped by api: a call added to the table is on the client at once.
+  void EVERY_CALL_IN_THE_TABLE;
+  const apis: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
+  for (const name of Object.keys(RPC_METHODS) as RpcMethodName[]) {
+    const [group, method] = name.split('.') as [string, string];
+    (apis[group] ??= {})[method] = (input: unknown) => call(name, input);
+  }
 
   return Object.freeze({
-    schedules: api(['create', 'list', 'get', 'cancel'], 'schedules'),
-    jobs: api(['start', 'get', 'list', 'cancel'], 'jobs'),
-    work: api(['claim', 'heartbeat', 'complete', 'fail', 'release', 'hold'], 'work'),
-    approvals: api(['list', 'get', 'decide'], 'approvals'),
-    workflows: api(['start', 'get', 'list', 'cancel'], 'workflows'),
-    tasks: api(['claim', 'heartbeat', 'submit', 'fail', 'release'], 'tasks'),
-    advances: api(['runNext'], 'advances'),
-    brain: api(['createPage', 'updatePage', 'deletePage', 'getPage', 'listPages', 'recall', 'importPages'], 'brain'),
+    ...Object.fromEntries(Object.entries(apis).map(([group, methods]) => [group, Object.freeze(methods)])),
     async close() {
       agent.destroy();
     },
