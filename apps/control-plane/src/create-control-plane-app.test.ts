@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { ControlPlaneFailure, ControlPlaneNotFoundError, createHttpControlPlaneClient, type ControlPlane } from '@core/control-plane';
+import { ControlPlaneFailure, ControlPlaneNotFoundError, createHttpControlPlaneClient, RPC_METHODS, type ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
@@ -43,6 +43,15 @@ describe('the HTTP control plane: auth, limits and errors (PGlite)', () => {
     const response = await fetch(`${server.url}/v1/health`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true });
+  });
+
+  it('describes itself as OpenAPI 3.1, one path per call with the input schema as its body', async () => {
+    const response = await fetch(`${server.url}/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { required?: string[] } }> } } }> };
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths).sort()).toEqual(['/v1/health', ...Object.keys(RPC_METHODS).map((name) => `/v1/${name.replace('.', '/')}`)].sort());
+    expect(document.paths['/v1/jobs/start']!.post!.requestBody.content['application/json']!.schema.required).toEqual(['agentId', 'prompt']);
   });
 
   it('refuses a call without a token (401) and stores nothing', async () => {

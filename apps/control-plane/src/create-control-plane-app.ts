@@ -3,6 +3,7 @@ import { errorToWire, rpcMethod, type ControlPlaneClient } from '@core/control-p
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Principal } from './access-tokens.js';
+import { controlPlaneOpenApi } from './openapi-document.js';
 import { createRateLimiter } from './rate-limiter.js';
 
 /** Options of `createControlPlaneApp`. */
@@ -28,7 +29,7 @@ export type ControlPlaneAppEnv = { Variables: { principal: Principal; requestId:
 const CLAIMS = new Set(['work.claim', 'tasks.claim']);
 
 /**
- * The control plane as a Hono app: `GET /v1/health`, and `POST /v1/<api>/<method>` with the call's input as a JSON
+ * The control plane as a Hono app: `GET /v1/health`, `GET /v1/openapi.json` (`controlPlaneOpenApi`), and `POST /v1/<api>/<method>` with the call's input as a JSON
  * object, answered `200 { result }` or `{ error: WireError }` with 400 (invalid body or input), 401 (no or unknown
  * token), 403 (a call the token may not make, or another agent's id), 404 (unknown call, or no such row),
  * 409 (conflict), 413 (body too large), 429 (rate limit, with Retry-After) or 500 (`internal_error` and the request
@@ -58,6 +59,8 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
   app.notFound((c) => refuse(c, 404, 'not_found', 'route_unknown', `No route ${c.req.method} ${c.req.path}; calls are POST /v1/<api>/<method>.`));
 
   app.get('/v1/health', (c) => c.json({ ok: true }));
+  let openApi: Record<string, unknown> | undefined;
+  app.get('/v1/openapi.json', (c) => c.json((openApi ??= controlPlaneOpenApi())));
 
   app.post(
     '/v1/:api/:method',
