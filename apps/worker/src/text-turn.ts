@@ -1,6 +1,7 @@
 import {
   runAgentLoop,
   type AgentEvent,
+  type AgentLoopOptions,
   type AgentLoopResult,
   type AnyWorkerAgentTool,
   type ApprovalPolicy,
@@ -114,6 +115,8 @@ export interface RunTextTurnOptions {
   onAssembled?: (assembly: TextTurnAssembly) => void;
   /** Decides the calls that need approval (see `runAgentLoop`); none: every call runs. */
   approvalPolicy?: ApprovalPolicy;
+  /** Resumes a turn paused for approval (see `runAgentLoop`); `input` is then ignored. */
+  resume?: AgentLoopOptions['resume'];
 }
 
 /** What a text turn produced. */
@@ -144,6 +147,7 @@ export async function runTextTurn(options: RunTextTurnOptions): Promise<TextTurn
     ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
     ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
     ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
+    ...(options.resume === undefined ? {} : { resume: options.resume }),
     onEvent(event) {
       events.push(event);
       options.onEvent?.(event);

@@ -8,10 +8,21 @@ import { CliError } from './cli-error.js';
 export interface ApprovalRules {
   allow: string[];
   deny: string[];
+  /** Background work (`ankole worker`) only: tools whose calls are held for a person. */
+  hold: string[];
+  /** Background work only: what happens to calls needing approval of tools in no list (default `allow`). */
+  background: 'allow' | 'deny' | 'hold';
 }
 
 const configSchema = z.object({
-  approvals: z.object({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) }).optional(),
+  approvals: z
+    .object({
+      allow: z.array(z.string()).default([]),
+      deny: z.array(z.string()).default([]),
+      hold: z.array(z.string()).default([]),
+      background: z.enum(['allow', 'deny', 'hold']).default('allow'),
+    })
+    .optional(),
 });
 
 /**
@@ -34,7 +45,7 @@ export async function readApprovalRules(agent: string, env: Readonly<Record<stri
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    return { allow: [], deny: [] };
+    return { allow: [], deny: [], hold: [], background: 'allow' };
   }
   let value: unknown;
   try {
@@ -44,7 +55,8 @@ export async function readApprovalRules(agent: string, env: Readonly<Record<stri
   }
   const parsed = configSchema.safeParse(value);
   if (!parsed.success) {
-    throw new CliError('agent_config_invalid', `The agent config ${file} is not valid: "approvals" must be { "allow": [tool names], "deny": [tool names] }.`);
+    throw new CliError('agent_config_invalid', `The agent config ${file} is not valid: "approvals" must be { "allow": [tool names], "deny": [tool names], "hold": [tool names], "background": "allow" | "deny" | "hold" }.`);
   }
-  return { allow: parsed.data.approvals?.allow ?? [], deny: parsed.data.approvals?.deny ?? [] };
+  const approvals = parsed.data.approvals;
+  return { allow: approvals?.allow ?? [], deny: approvals?.deny ?? [], hold: approvals?.hold ?? [], background: approvals?.background ?? 'allow' };
 }

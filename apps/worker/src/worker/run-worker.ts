@@ -1,5 +1,5 @@
 import { watchJobLease, type AdvanceReport, type ClaimedJob, type ClaimedTask, type ControlPlaneClient, type JobRecord } from '@core/control-plane';
-import type { AgentEvent, ModelGateway } from '@core/runtime';
+import type { AgentEvent, AgentRunState, ApprovalPolicy, ModelGateway } from '@core/runtime';
 import { runTextTurn } from '../text-turn.js';
 import type { TextTurnContext } from '../turn-context.js';
 import { retryModelCalls, type ModelRetry, type ModelRetryPolicy } from './retry-model-calls.js';
@@ -14,6 +14,8 @@ export type WorkerEvent =
   | { type: 'job.cancelled'; job: JobRecord; durationMs: number }
   /** Handed back to the queue at shutdown, unfinished. */
   | { type: 'job.released'; job: JobRecord }
+  /** Its turn held calls for a person's approval: paused in the control plane (`ankole approvals`), the slot freed. */
+  | { type: 'job.awaiting_approval'; job: JobRecord; calls: number; durationMs: number }
   /** Another worker holds it now (this worker's claim expired): the turn was aborted, nothing stored. */
   | { type: 'job.lost'; job: ClaimedJob }
   /** Workflow task turns (see `runClaimedTask`). */
@@ -62,6 +64,11 @@ export interface RunWorkerOptions {
   onEvent?: (event: WorkerEvent) => void;
   /** Each turn's agent events, with the job they belong to. */
   onTurnEvent?: (job: ClaimedJob, event: AgentEvent) => void;
+  /**
+   * The approval policy of a job's turn (per agent): calls it holds (`ask`) pause the job `awaiting_approval` until a
+   * person decides them; then any worker resumes the turn from the stored run state. None: every call runs.
+   */
+  approvalPolicy?: (job: ClaimedJob) => Promise<ApprovalPolicy | undefined> | ApprovalPolicy | undefined;
   /** What a workflow task turn gets besides its task: the web profile, whether Brain is on (default: neither). */
   taskContext?: (task: ClaimedTask) => Promise<WorkerTaskContext> | WorkerTaskContext;
   /** Each task turn's agent events, with the task they belong to. */
@@ -127,10 +134,13 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
           ...options.modelRetry,
           onRetry: ({ error, ...retry }) => emit({ type: 'job.retrying', job, ...retry, error: describeError(error) }),
         });
+        const approvalPolicy = await options.approvalPolicy?.(job);
         const result = await runTextTurn({
           context,
           gateway,
           input: job.prompt,
+          ...(approvalPolicy === undefined ? {} : { approvalPolicy }),
+          ...(job.resume === undefined ? {} : { resume: { state: job.resume.runState as AgentRunState, decisions: job.resume.decisions } }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
           ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
           ...(options.onTurnEvent === undefined ? {} : { onEvent: (event: AgentEvent) => options.onTurnEvent!(job, event) }),
@@ -153,6 +163,17 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
         const stored = await options.client.work.release(done);
         summary.released += 1;
         emit({ type: 'job.released', job: stored });
+      } else if (outcome.reason === 'awaiting_approval' && 'runState' in outcome && outcome.runState !== undefined) {
+        const runState = outcome.runState;
+        const calls = runState.pending.map((pending) => ({
+          callId: pending.callId,
+          toolName: pending.namespace === undefined ? pending.toolName : `${pending.namespace}.${pending.toolName}`,
+          label: pending.label,
+          params: pending.params,
+          isDestructive: pending.isDestructive,
+        }));
+        const stored = await options.client.work.hold({ ...done, runState: runState as unknown as Record<string, unknown>, calls });
+        emit({ type: 'job.awaiting_approval', job: stored, calls: calls.length, durationMs });
       } else if (outcome.reason === 'completed' || outcome.reason === 'terminated') {
         const stored = await options.client.work.complete({ ...done, finalAnswer: outcome.text });
         summary.succeeded += 1;

@@ -21,6 +21,11 @@ export const COMMANDS: readonly CliCommand[] = [
   lazyCommand('tokens', 'create, list or revoke bearer tokens for `ankole serve`', async () => (await import('../../worker/commands/tokens-command.js')).tokensCommand),
   lazyCommand('jobs', 'list, show, cancel or start background jobs', async () => (await import('../../worker/commands/jobs-command.js')).jobsCommand),
   lazyCommand(
+    'approvals',
+    'list, show, approve or deny calls that background jobs hold for approval',
+    async () => (await import('../../worker/commands/approvals-command.js')).approvalsCommand,
+  ),
+  lazyCommand(
     'schedules',
     'list, cancel or create schedules that start turns later',
     async () => (await import('../../worker/commands/schedules-command.js')).schedulesCommand,

@@ -13,6 +13,7 @@ import { mcpConfigOption } from '../../cli/turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
 import type { WorkerTaskEvent } from '../run-task.js';
 import { runWorker, type WorkerEvent } from '../run-worker.js';
+import { readWorkerApprovalRules, workerApprovalPolicy } from '../worker-approval-policy.js';
 import { createWorkerMcpTools, type WorkerMcpEvent, type WorkerMcpTools } from '../worker-mcp-tools.js';
 import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from './control-plane-options.js';
 
@@ -155,6 +156,7 @@ export const workerCommand: CliCommand = {
             ...(brain ? { brain } : {}),
           };
         },
+        approvalPolicy: async (job) => workerApprovalPolicy(await readWorkerApprovalRules(job.agentId, io.env)),
         taskContext: () => ({ ...(webProfile === undefined ? {} : { webProfile }), ...(brain ? { brain } : {}) }),
         onEvent: (event) => log(eventJson(event), eventLine(event)),
       });
@@ -217,6 +219,8 @@ function eventLine(event: WorkerEvent): string {
       return `↩ ${name}: handed back to the queue`;
     case 'job.lost':
       return `↷ ${name}: taken over by another worker (this worker's claim expired)`;
+    case 'job.awaiting_approval':
+      return `⏸ ${name}: ${event.calls === 1 ? '1 call' : `${event.calls} calls`} held for approval (ankole approvals list --agent ${job.agentId})`;
   }
 }
 
