@@ -1,4 +1,5 @@
 export { createMcpTools } from './create-mcp-tools.js';
+export { checkMcpConfig, McpConfigError } from './check-mcp-config.js';
 export type { McpTools } from './create-mcp-tools.js';
 export { createMcpToolSource } from './mcp-tool-source.js';
 export type { McpCallDetails, McpServerProblem, McpToolSet, McpToolSource, McpToolSourceOptions, McpToolsRequest } from './mcp-tool-source.js';

@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { CliError } from './cli-error.js';
@@ -29,7 +29,8 @@ export interface ResolveAgentHomeOptions {
 /**
  * The absolute home folder of a turn: `--home` (which must already exist), or the agent's default home
  * (created when missing).
- * @throws CliError when the agent name is invalid, `--home` does not exist or is not a folder.
+ * @throws CliError when the agent name is invalid, `--home` is empty or the file system's root, does not exist, is not a
+ *   folder, or is not writable by the user.
  */
 export async function resolveAgentHome(options: ResolveAgentHomeOptions): Promise<string> {
   if (!AGENT_NAME_PATTERN.test(options.agent)) {
@@ -40,11 +41,22 @@ export async function resolveAgentHome(options: ResolveAgentHomeOptions): Promis
     await mkdir(home, { recursive: true });
     return home;
   }
+  if (options.home.trim() === '') {
+    throw new CliError('home_empty', "--home is empty: give it a folder, or leave it out to use the agent's default home.");
+  }
   const home = path.resolve(options.cwd, options.home);
+  if (path.parse(home).root === home) {
+    throw new CliError('home_root', `--home ${home} is the root of the file system: the agent may write anywhere in its home, so give it a folder of its own.`);
+  }
   const info = await stat(home).catch(() => undefined);
   if (info === undefined) {
     throw new CliError('home_not_found', `The home folder ${home} does not exist: create it, or leave out --home to use the agent's default home.`);
   }
   if (!info.isDirectory()) throw new CliError('home_not_folder', `The home ${home} is not a folder: give --home a folder.`);
+  const writable = await access(home, constants.W_OK | constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!writable) throw new CliError('home_not_writable', `The home ${home} is not writable by you: give --home a folder you can write to.`);
   return home;
 }

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error.js';
+import { didYouMean } from './suggest.js';
 
 /** The option table of a command, as `node:util` `parseArgs` takes it. */
 export type OptionTable = NonNullable<ParseArgsConfig['options']>;
@@ -24,7 +25,8 @@ export function parseCommandLine(command: string, args: readonly string[], optio
     const option = /'(-[^']*)'/.exec(message)?.[1];
     const help = `see \`ankole ${command} --help\``;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      throw new CliError('option_unknown', `Unknown option ${option ?? ''} for \`ankole ${command}\`: ${help}.`, { cause: error });
+      const hint = option === undefined ? '' : didYouMean(option, Object.keys(options).map((name) => `--${name}`));
+      throw new CliError('option_unknown', `Unknown option ${option ?? ''} for \`ankole ${command}\`: ${help}.${hint}`, { cause: error });
     }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       throw new CliError('option_invalid', `Option ${option ?? ''} of \`ankole ${command}\` needs a value: ${help}.`, { cause: error });

@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import { EXIT_CODES } from './exit-codes.js';
 import type { CliIO } from './cli-io.js';
 import { COMMANDS } from './commands/index.js';
+import { hoistGlobalOptions } from './global-options.js';
+import { closestMatch } from './suggest.js';
 
 function version(): string {
   const require = createRequire(import.meta.url);
@@ -26,7 +28,7 @@ function help(): string {
  * a missing home, a refused key) become one sentence on stderr, never a stack trace.
  */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  const [name, ...args] = argv;
+  const [name, ...args] = hoistGlobalOptions(argv);
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     (name === undefined ? io.stderr : io.stdout).write(help());
     return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
@@ -37,7 +39,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    io.stderr.write(`ankole: Unknown command "${name}": the commands are ${COMMANDS.map((entry) => entry.name).join(', ')} (see \`ankole --help\`).\n`);
+    const names = COMMANDS.map((entry) => entry.name);
+    const match = closestMatch(name, names);
+    const hint = match === undefined ? '' : ` (did you mean ${match}?)`;
+    io.stderr.write(`ankole: Unknown command "${name}"${hint}: the commands are ${names.join(', ')} (see \`ankole --help\`).\n`);
     return EXIT_CODES.usage;
   }
   try {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createMcpTools } from '@core/tools-mcp';
+import { checkMcpConfig, createMcpTools } from '@core/tools-mcp';
 import { WebConfigError, webProfileFromEnv, type WebProfile } from '@core/tools-web';
 import { CONTROL_PLANE_OPTIONS, openFromOptions } from '../worker/commands/control-plane-options.js';
 import type { TextTurnContext } from '../turn-context.js';
@@ -122,7 +122,8 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
 
 /**
  * The absolute path of the `--mcp-config` file, when the option is given.
- * @throws CliError when the file does not exist or is not a file.
+ * @throws CliError when the file does not exist or is not a file; McpConfigError (a usage error) when it is not JSON
+ *   or not an mcporter config.
  */
 export async function mcpConfigOption(values: ParsedCommandLine['values'], io: Pick<CliIO, 'cwd'>): Promise<string | undefined> {
   const mcpConfig = stringValue(values, 'mcp-config');
@@ -131,6 +132,8 @@ export async function mcpConfigOption(values: ParsedCommandLine['values'], io: P
   const info = await stat(configPath).catch(() => undefined);
   if (info === undefined) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: give --mcp-config an mcporter config file.`);
   if (!info.isFile()) throw new CliError('mcp_config_not_file', `The MCP config ${configPath} is not a file: give --mcp-config an mcporter config file (JSON with mcpServers).`);
+  // Bad JSON or the wrong shape is a usage error (McpConfigError, one sentence) before anything starts.
+  await checkMcpConfig(configPath);
   return configPath;
 }
 

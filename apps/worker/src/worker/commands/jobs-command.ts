@@ -1,4 +1,6 @@
-import type { JobRecord, JobStatus } from '@core/control-plane';
+import type { ControlPlaneClient, JobRecord, JobStatus } from '@core/control-plane';
+import { resolveIdPrefix } from '../../cli/id-prefix.js';
+import { countOf } from '../../render/plural.js';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { parseCommandLine, positiveInteger, stringValue, stringValues } from '../../cli/parse-command-line.js';
@@ -14,7 +16,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+const STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'awaiting_approval'];
 
 const HELP = [
   'Usage: ankole jobs [list]                 list the agent\'s background jobs, newest first',
@@ -77,9 +79,9 @@ export const jobsCommand: CliCommand = {
       }
       const job =
         action === 'show'
-          ? await client.jobs.get({ agentId, jobId: rest[0]! })
+          ? await client.jobs.get({ agentId, jobId: await jobId(client, agentId, rest[0]!) })
           : action === 'cancel'
-            ? await client.jobs.cancel({ agentId, jobId: rest[0]! })
+            ? await cancelUnfinished(client, agentId, await jobId(client, agentId, rest[0]!))
             : await client.jobs.start({ agentId, prompt, title: stringValue(values, 'title') });
       io.stdout.write(json ? `${JSON.stringify(job)}\n` : `${describeJob(job, action)}\n`);
       return EXIT_CODES.ok;
@@ -89,9 +91,28 @@ export const jobsCommand: CliCommand = {
   },
 };
 
+/** The job id a user means: the whole id or a unique prefix of one of the agent's latest 500 jobs. */
+function jobId(client: ControlPlaneClient, agentId: string, given: string): Promise<string> {
+  return resolveIdPrefix({ given, kind: 'job', candidates: async () => (await client.jobs.list({ agentId, limit: 500 })).map((job) => job.id) });
+}
+
+/**
+ * Cancels a job that is still queued or running.
+ * @throws CliError (exit code 1, `job_finished`) when it had already finished: there was nothing to cancel.
+ */
+async function cancelUnfinished(client: ControlPlaneClient, agentId: string, jobId: string): Promise<JobRecord> {
+  const current = await client.jobs.get({ agentId, jobId });
+  if (current.status !== 'queued' && current.status !== 'running' && current.status !== 'awaiting_approval') {
+    throw new CliError('job_finished', `Job ${current.id} had already ${current.status === 'cancelled' ? 'been cancelled' : current.status}: there was nothing to cancel.`, {
+      exitCode: EXIT_CODES.failure,
+    });
+  }
+  return client.jobs.cancel({ agentId, jobId });
+}
+
 function describeJob(job: JobRecord, action: string): string {
   const lead = action === 'cancel' ? `Job ${job.id} is ${job.status}.` : action === 'start' ? `Queued job ${job.id}.` : `Job ${job.id}`;
-  const lines = [lead, `  title:    ${job.title}`, `  status:   ${job.status} (${job.kind}, ${job.attempts} attempt(s))`, `  created:  ${job.createdAt}`];
+  const lines = [lead, `  title:    ${job.title}`, `  status:   ${job.status} (${job.kind}, ${countOf(job.attempts, 'attempt')})`, `  created:  ${job.createdAt}`];
   if (job.scheduleId !== null) lines.push(`  schedule: ${job.scheduleId}, its run at ${job.fireAt}`);
   if (job.startedAt !== null) lines.push(`  started:  ${job.startedAt}${job.workerId === null ? '' : ` by ${job.workerId}`}`);
   if (job.finishedAt !== null) lines.push(`  finished: ${job.finishedAt}`);

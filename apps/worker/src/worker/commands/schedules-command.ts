@@ -1,6 +1,7 @@
-import type { ScheduleRecord } from '@core/control-plane';
+import type { ControlPlaneClient, ScheduleRecord } from '@core/control-plane';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
+import { resolveIdPrefix } from '../../cli/id-prefix.js';
 import { parseCommandLine, stringValue } from '../../cli/parse-command-line.js';
 import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from './control-plane-options.js';
 
@@ -73,7 +74,11 @@ export const schedulesCommand: CliCommand = {
       }
       const schedule =
         action === 'cancel'
-          ? await client.schedules.cancel({ agentId, scheduleId: rest[0]! })
+          ? await cancelActive(client, agentId, await resolveIdPrefix({
+              given: rest[0]!,
+              kind: 'schedule',
+              candidates: async () => (await client.schedules.list({ agentId, includeInactive: true })).map((schedule) => schedule.id),
+            }))
           : await client.schedules.create({
               agentId,
               prompt,
@@ -89,6 +94,19 @@ export const schedulesCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * Cancels a schedule that is still active.
+ * @throws CliError (exit code 1, `schedule_inactive`) when it was already cancelled or completed.
+ */
+async function cancelActive(client: ControlPlaneClient, agentId: string, scheduleId: string): Promise<ScheduleRecord> {
+  const current = await client.schedules.get({ agentId, scheduleId });
+  if (current.status !== 'active') {
+    const was = current.status === 'cancelled' ? 'had already been cancelled' : 'had already completed (its one run is done)';
+    throw new CliError('schedule_inactive', `Schedule ${current.id} ${was}: there was nothing to cancel.`, { exitCode: EXIT_CODES.failure });
+  }
+  return client.schedules.cancel({ agentId, scheduleId });
+}
 
 function describeSchedule(schedule: ScheduleRecord, action: string): string {
   return [

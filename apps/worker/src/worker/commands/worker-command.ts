@@ -8,6 +8,7 @@ import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 
 import { openModel } from '../../cli/model-setup.js';
+import { countOf } from '../../render/plural.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../../cli/parse-command-line.js';
 import { mcpConfigOption } from '../../cli/turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
@@ -163,7 +164,7 @@ export const workerCommand: CliCommand = {
       log(
         { type: 'worker.stopped', ...summary },
         `Worker ${workerId} stopped: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.cancelled} cancelled, ${summary.released} handed back; ` +
-          `workflow tasks: ${summary.tasks.succeeded} succeeded, ${summary.tasks.failed} failed, ${summary.tasks.cancelled} cancelled, ${summary.tasks.released} handed back; ${summary.advances} advance(s).`,
+          `workflow tasks: ${summary.tasks.succeeded} succeeded, ${summary.tasks.failed} failed, ${summary.tasks.cancelled} cancelled, ${summary.tasks.released} handed back; ${countOf(summary.advances, 'advance')}.`,
       );
       return EXIT_CODES.ok;
     } finally {
@@ -197,7 +198,7 @@ function eventLine(event: WorkerEvent): string {
   if (event.type === 'worker.error') return `! ${message(event.error)}`;
   if (event.type === 'advance.ran') {
     const report = event.report;
-    return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${report.durationMs} ms, ${report.newTasks} new task(s), ${report.status}`;
+    return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${report.durationMs} ms, ${countOf(report.newTasks, 'new task')}, ${report.status}`;
   }
   if (event.type === 'job.retrying' || event.type === 'task.retrying') {
     const what = event.type === 'job.retrying' ? `job ${event.job.id} (agent ${event.job.agentId})` : `task ${event.task.id} (workflow ${event.task.workflowId})`;
@@ -220,7 +221,7 @@ function eventLine(event: WorkerEvent): string {
     case 'job.lost':
       return `↷ ${name}: taken over by another worker (this worker's claim expired)`;
     case 'job.awaiting_approval':
-      return `⏸ ${name}: ${event.calls === 1 ? '1 call' : `${event.calls} calls`} held for approval (ankole approvals list --agent ${job.agentId})`;
+      return `⏸ ${name}: ${countOf(event.calls, 'call')} held for approval (ankole approvals list --agent ${job.agentId})`;
   }
 }
 
