@@ -112,4 +112,22 @@ describe('cancelling what already ended', () => {
     expect(scheduleAgain.code).toBe(1);
     expect(scheduleAgain.stderr.trimEnd()).toBe(`ankole: Schedule ${schedule.id} had already been cancelled: there was nothing to cancel.`);
   }, 60_000);
+
+  it('schedules: messages name the flags; a Paris cron shows its next runs in Paris time, relative to now; --json keeps ISO', async () => {
+    const dbEnv = { ...env, DATABASE_URL, ANKOLE_DB_SCHEMA: schema, ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS: '60' };
+    const past = await runCliProcess(['schedules', 'create', '--at', '2020-01-01T00:00:00Z', 'late'], dbEnv);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/^ankole: --at 2020-01-01T00:00:00\.000Z is in the past/);
+    const both = await runCliProcess(['schedules', 'create', 'neither'], dbEnv);
+    expect(both.code).toBe(2);
+    expect(both.stderr.trimEnd()).toBe('ankole: Invalid options for `ankole schedules create`: input: give exactly one of --cron (a repeating schedule) or --at (a one-time date-time).');
+    expect(both.stderr).not.toMatch(/runAt|schedules\.create/);
+
+    const created = await runCliProcess(['schedules', 'create', '--cron', '0 9 * * *', '--time-zone', 'Europe/Paris', 'morning'], dbEnv);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/next runs: \d{4}-\d\d-\d\d 09:00 GMT\+[12] \(in \d+ (min|h)\)/);
+    const listed = await runCliProcess(['schedules', 'list', '--json'], dbEnv);
+    const [schedule] = JSON.parse(listed.stdout) as Array<{ nextRunTimes: string[] }>;
+    expect(schedule!.nextRunTimes[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z$/);
+  }, 60_000);
 });

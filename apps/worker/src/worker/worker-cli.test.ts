@@ -374,7 +374,7 @@ describe('ankole worker on the embedded database', () => {
       cli.child.kill('SIGTERM');
       expect((await cli.exited).code).toBe(0);
       const shown = await runCliProcess(['jobs', 'show', queued.id], env, 60_000);
-      expect(shown.stdout).toContain('status:   succeeded (background, 1 attempt(s))');
+      expect(shown.stdout).toContain('status:   succeeded (background, 1 attempt)');
       expect(shown.stdout).toContain('done: embedded hello');
     } finally {
       if (cli !== undefined && cli.child.exitCode === null) cli.child.kill('SIGKILL');

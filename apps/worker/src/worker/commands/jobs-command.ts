@@ -1,6 +1,7 @@
 import type { ControlPlaneClient, JobRecord, JobStatus } from '@core/control-plane';
 import { resolveIdPrefix } from '../../cli/id-prefix.js';
 import { countOf } from '../../render/plural.js';
+import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { parseCommandLine, positiveInteger, stringValue, stringValues } from '../../cli/parse-command-line.js';
@@ -71,7 +72,7 @@ export const jobsCommand: CliCommand = {
           io.stdout.write(
             `${formatTable(
               ['ID', 'STATUS', 'KIND', 'CREATED', 'TITLE'],
-              jobs.map((job) => [job.id, job.status, job.kind, job.createdAt.slice(0, 19).replace('T', ' '), job.title]),
+              jobs.map((job) => [job.id, job.status, job.kind, describeTime(job.createdAt), job.title]),
             )}\n`,
           );
         }
@@ -112,10 +113,10 @@ async function cancelUnfinished(client: ControlPlaneClient, agentId: string, job
 
 function describeJob(job: JobRecord, action: string): string {
   const lead = action === 'cancel' ? `Job ${job.id} is ${job.status}.` : action === 'start' ? `Queued job ${job.id}.` : `Job ${job.id}`;
-  const lines = [lead, `  title:    ${job.title}`, `  status:   ${job.status} (${job.kind}, ${countOf(job.attempts, 'attempt')})`, `  created:  ${job.createdAt}`];
-  if (job.scheduleId !== null) lines.push(`  schedule: ${job.scheduleId}, its run at ${job.fireAt}`);
-  if (job.startedAt !== null) lines.push(`  started:  ${job.startedAt}${job.workerId === null ? '' : ` by ${job.workerId}`}`);
-  if (job.finishedAt !== null) lines.push(`  finished: ${job.finishedAt}`);
+  const lines = [lead, `  title:    ${job.title}`, `  status:   ${job.status} (${job.kind}, ${countOf(job.attempts, 'attempt')})`, `  created:  ${describeTime(job.createdAt)}`];
+  if (job.scheduleId !== null) lines.push(`  schedule: ${job.scheduleId}, its run at ${job.fireAt === null ? '-' : describeTime(job.fireAt)}`);
+  if (job.startedAt !== null) lines.push(`  started:  ${describeTime(job.startedAt)}${job.workerId === null ? '' : ` by ${job.workerId}`}`);
+  if (job.finishedAt !== null) lines.push(`  finished: ${describeTime(job.finishedAt)}`);
   if (action === 'show') lines.push(`  prompt:   ${job.prompt}`);
   if (job.error !== null) lines.push(`  error:    ${job.error}`);
   if (job.finalAnswer !== null && action === 'show') lines.push('', job.finalAnswer);

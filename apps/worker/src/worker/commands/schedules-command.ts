@@ -2,6 +2,8 @@ import type { ControlPlaneClient, ScheduleRecord } from '@core/control-plane';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { resolveIdPrefix } from '../../cli/id-prefix.js';
+import { inFlagTerms } from '../../cli/in-flag-terms.js';
+import { describeTime } from '../../render/relative-time.js';
 import { parseCommandLine, stringValue } from '../../cli/parse-command-line.js';
 import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from './control-plane-options.js';
 
@@ -66,7 +68,7 @@ export const schedulesCommand: CliCommand = {
           io.stdout.write(
             `${formatTable(
               ['ID', 'STATUS', 'NEXT RUN', 'WHEN', 'TITLE'],
-              schedules.map((schedule) => [schedule.id, schedule.status, schedule.nextRunTimes[0] ?? '-', schedule.description, schedule.title]),
+              schedules.map((schedule) => [schedule.id, schedule.status, nextRun(schedule, 0), schedule.description, schedule.title]),
             )}\n`,
           );
         }
@@ -79,14 +81,18 @@ export const schedulesCommand: CliCommand = {
               kind: 'schedule',
               candidates: async () => (await client.schedules.list({ agentId, includeInactive: true })).map((schedule) => schedule.id),
             }))
-          : await client.schedules.create({
-              agentId,
-              prompt,
-              title: stringValue(values, 'title'),
-              cron: stringValue(values, 'cron'),
-              timeZone: stringValue(values, 'time-zone'),
-              runAt: stringValue(values, 'at'),
-            });
+          : await client.schedules
+              .create({
+                agentId,
+                prompt,
+                title: stringValue(values, 'title'),
+                cron: stringValue(values, 'cron'),
+                timeZone: stringValue(values, 'time-zone'),
+                runAt: stringValue(values, 'at'),
+              })
+              .catch((error: unknown) => {
+                throw inFlagTerms(error, { command: 'ankole schedules create', operation: 'schedules.create', flags: CREATE_FLAGS });
+              });
       io.stdout.write(json ? `${JSON.stringify(schedule)}\n` : `${describeSchedule(schedule, action)}\n`);
       return EXIT_CODES.ok;
     } finally {
@@ -94,6 +100,15 @@ export const schedulesCommand: CliCommand = {
     }
   },
 };
+
+/** A schedule's next run for people: in the schedule's own time zone when it has one (a Paris cron in Paris time). */
+function nextRun(schedule: ScheduleRecord, index: number): string {
+  const iso = schedule.nextRunTimes[index];
+  return iso === undefined ? '-' : describeTime(iso, { timeZone: schedule.timeZone ?? undefined });
+}
+
+/** The flags of `ankole schedules create` by the input field they set. */
+const CREATE_FLAGS = { runAt: '--at', timeZone: '--time-zone', cron: '--cron', title: '--title' } as const;
 
 /**
  * Cancels a schedule that is still active.
@@ -113,6 +128,6 @@ function describeSchedule(schedule: ScheduleRecord, action: string): string {
     action === 'cancel' ? `Schedule ${schedule.id} is ${schedule.status}.` : `Created schedule ${schedule.id}.`,
     `  title:     ${schedule.title}`,
     `  when:      ${schedule.description}`,
-    `  next runs: ${schedule.nextRunTimes.length === 0 ? 'none' : schedule.nextRunTimes.join(', ')}`,
+    `  next runs: ${schedule.nextRunTimes.length === 0 ? 'none' : schedule.nextRunTimes.map((_, index) => nextRun(schedule, index)).join(', ')}`,
   ].join('\n');
 }
