@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorToWire, rpcMethod, type ControlPlaneClient } from '@core/control-plane';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Principal } from './access-tokens.js';
+import type { AccessTokens, Principal } from './access-tokens.js';
 import { controlPlaneOpenApi } from './openapi-document.js';
 import { createRateLimiter } from './rate-limiter.js';
 
@@ -19,6 +19,11 @@ export interface ControlPlaneAppOptions {
   rateBurst?: number | undefined;
   /** The longest claim long poll a client may ask for (`x-ankole-wait-ms`), in ms (default 30 000). */
   maxClaimWaitMs?: number | undefined;
+  /**
+   * The access tokens, managed through `POST /v1/admin/tokens/{create,list,revoke}` by the local socket's callers only
+   * (so `ankole tokens` works while a process holds the embedded database); without it those routes are 404.
+   */
+  tokens?: AccessTokens | undefined;
   /** Where a server error's details go, with its request id (default: standard error). */
   log?: ((line: string) => void) | undefined;
 }
@@ -61,6 +66,32 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
   app.get('/v1/health', (c) => c.json({ ok: true }));
   let openApi: Record<string, unknown> | undefined;
   app.get('/v1/openapi.json', (c) => c.json((openApi ??= controlPlaneOpenApi())));
+
+  const tokens = options.tokens;
+  if (tokens !== undefined) {
+    app.post('/v1/admin/tokens/:action', bodyLimit({ maxSize: 64 * 1024, onError: (c) => refuse(c, 413, 'limit', 'body_too_large', 'The request body is too large.') }), async (c) => {
+      const principal = await options.authenticate(c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1]);
+      if (principal?.kind !== 'local') return refuse(c, 403, 'auth', 'forbidden', 'Tokens are managed only through the local socket or the database.');
+      let body: { kind?: unknown; agentId?: unknown; label?: unknown; id?: unknown };
+      try {
+        body = (JSON.parse(await c.req.text()) ?? {}) as typeof body;
+      } catch {
+        return refuse(c, 400, 'input', 'body_invalid', 'The request body is not valid JSON.');
+      }
+      const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+      switch (c.req.param('action')) {
+        case 'create':
+          if (body.kind !== 'worker' && body.kind !== 'agent') return refuse(c, 400, 'input', 'input_invalid', 'kind must be "worker" or "agent".');
+          return c.json({ result: await tokens.create({ kind: body.kind, agentId: text(body.agentId), label: text(body.label) }) });
+        case 'list':
+          return c.json({ result: await tokens.list() });
+        case 'revoke':
+          return c.json({ result: await tokens.revoke(text(body.id) ?? '') });
+        default:
+          return refuse(c, 404, 'not_found', 'route_unknown', 'Token actions are create, list and revoke.');
+      }
+    });
+  }
 
   app.post(
     '/v1/:api/:method',

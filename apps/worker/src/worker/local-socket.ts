@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { createHttpControlPlaneClient, type ControlPlane } from '@core/control-plane';
-import { serveControlPlane } from '@core/control-plane-server';
+import { createAccessTokens, serveControlPlane, type AccessTokenRecord } from '@core/control-plane-server';
 
 /** The longest Unix socket path the operating systems take (sun_path, with its terminating NUL). */
 const MAX_SOCKET_PATH = 103;
@@ -42,6 +42,7 @@ export async function shareOnLocalSocket(dataDir: string, controlPlane: ControlP
   const server = await serveControlPlane({
     client: controlPlane.client,
     authenticate: () => ({ kind: 'local' }),
+    tokens: createAccessTokens({ driver: controlPlane.driver, schema: controlPlane.schema }),
     socketPath,
     ratePerSecond: 100_000,
     rateBurst: 100_000,
@@ -53,4 +54,36 @@ export async function shareOnLocalSocket(dataDir: string, controlPlane: ControlP
       await controlPlane.close();
     },
   };
+}
+
+/** The token actions of `POST /v1/admin/tokens/<action>` on a local socket, and their results. */
+export interface LocalTokenActions {
+  create: { input: { kind: 'worker' | 'agent'; agentId?: string | undefined; label?: string | undefined }; result: { token: string; record: AccessTokenRecord } };
+  list: { input: Record<string, never>; result: AccessTokenRecord[] };
+  revoke: { input: { id: string }; result: boolean };
+}
+
+/**
+ * Manages the access tokens through the local socket of the process holding an embedded database (`ankole tokens`
+ * while `ankole serve` or a worker runs on the folder).
+ * @throws Error with the server's message when it refuses.
+ */
+export function localTokens<TAction extends keyof LocalTokenActions>(socketPath: string, action: TAction, input: LocalTokenActions[TAction]['input']): Promise<LocalTokenActions[TAction]['result']> {
+  const payload = JSON.stringify(input);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { socketPath, method: 'POST', path: `/v1/admin/tokens/${action}`, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { result?: unknown; error?: { message: string } };
+          if (response.statusCode === 200) resolve(body.result as LocalTokenActions[TAction]['result']);
+          else reject(new Error(body.error?.message ?? `HTTP ${response.statusCode}`));
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
 }

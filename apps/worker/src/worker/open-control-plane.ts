@@ -1,5 +1,5 @@
 import { ControlPlaneFailure, createControlPlane, createHttpControlPlaneClient, defaultDataDir, type ControlPlane } from '@core/control-plane';
-import { connectLocalSocket, shareOnLocalSocket } from './local-socket.js';
+import { connectLocalSocket, localSocketPath, shareOnLocalSocket } from './local-socket.js';
 import path from 'node:path';
 import { CliError } from '../cli/cli-error.js';
 
@@ -30,6 +30,8 @@ export interface OpenedControlPlane {
   controlPlane: Pick<ControlPlane, 'client' | 'close'>;
   /** The control plane itself, when this process opened the database. */
   local: ControlPlane | undefined;
+  /** The local socket of the process holding the embedded database, when the client goes through it. */
+  socketPath?: string | undefined;
   /** "PostgreSQL (schema ankole)" or "the embedded database in /path". */
   where: string;
 }
@@ -64,7 +66,7 @@ export async function openControlPlane(options: OpenControlPlaneOptions): Promis
   const dataDir = path.resolve(options.cwd, nonEmpty(options.dataDir) ?? nonEmpty(env.ANKOLE_DATA_DIR) ?? defaultDataDir(env));
   // Another process holds the folder: talk to it over its local socket instead of being refused.
   const remote = await connectLocalSocket(dataDir);
-  if (remote !== undefined) return { controlPlane: remote, local: undefined, where: `the embedded database in ${dataDir} (through the process holding it)` };
+  if (remote !== undefined) return { controlPlane: remote, local: undefined, socketPath: localSocketPath(dataDir), where: `the embedded database in ${dataDir} (through the process holding it)` };
   let controlPlane: ControlPlane;
   try {
     controlPlane = await createControlPlane({ dataDir, ...common });
@@ -74,7 +76,7 @@ export async function openControlPlane(options: OpenControlPlaneOptions): Promis
     for (let waited = 0; waited < 10_000; waited += 250) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const late = await connectLocalSocket(dataDir);
-      if (late !== undefined) return { controlPlane: late, local: undefined, where: `the embedded database in ${dataDir} (through the process holding it)` };
+      if (late !== undefined) return { controlPlane: late, local: undefined, socketPath: localSocketPath(dataDir), where: `the embedded database in ${dataDir} (through the process holding it)` };
     }
     throw error;
   }

@@ -370,6 +370,10 @@ describe('ankole worker on the embedded database', () => {
         [holding.id, 'cancelled'],
         [queued.id, 'succeeded'],
       ]);
+      // Tokens for `ankole serve` are managed through the socket too (only the local socket may).
+      const token = await runCliProcess(['tokens', 'create', '--agent', 'default', '--json'], env, 60_000);
+      expect(token.code).toBe(0);
+      expect(JSON.parse(token.stdout)).toMatchObject({ token: expect.stringMatching(/^ank_/), record: { kind: 'agent', agentId: 'default' } });
 
       cli.child.kill('SIGTERM');
       expect((await cli.exited).code).toBe(0);

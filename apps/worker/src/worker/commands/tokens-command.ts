@@ -1,4 +1,5 @@
-import { createAccessTokens } from '@core/control-plane-server';
+import { createAccessTokens, type AccessTokens } from '@core/control-plane-server';
+import { localTokens } from '../local-socket.js';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { parseCommandLine, stringValue } from '../../cli/parse-command-line.js';
@@ -20,7 +21,8 @@ const HELP = [
   '',
   'A worker token claims and finishes work and makes the calls of the turns it runs; an agent token reaches only',
   "that agent's schedules, jobs, workflows and Brain. The token is printed once; only its SHA-256 hash is stored.",
-  'These commands open the database itself (not through `ankole serve`).',
+  'These commands open the database itself, or, on an embedded folder held by `ankole serve` or a worker, go',
+  'through that process\'s local socket (never through --control-plane).',
   '',
   'Options:',
   '  --worker           a worker token',
@@ -51,8 +53,18 @@ export const tokensCommand: CliCommand = {
     const opened = await openDatabase(values, io, false);
     try {
       const local = opened.local;
-      if (local === undefined) throw new CliError('database_in_use', `${opened.where}: stop the process holding it to manage tokens, or use a PostgreSQL server.`);
-      const tokens = createAccessTokens({ driver: local.driver, schema: local.schema });
+      const socketPath = opened.socketPath;
+      // Held by `ankole serve` or a worker: manage the tokens through that process's local socket.
+      const tokens: Pick<AccessTokens, 'create' | 'list' | 'revoke'> =
+        local !== undefined
+          ? createAccessTokens({ driver: local.driver, schema: local.schema })
+          : socketPath !== undefined
+            ? {
+                create: (input) => localTokens(socketPath, 'create', input),
+                list: () => localTokens(socketPath, 'list', {}),
+                revoke: (id) => localTokens(socketPath, 'revoke', { id }),
+              }
+            : failNoDatabase(opened.where);
       const json = values.json === true;
       if (action === 'create') {
         const made = await tokens.create({ kind: worker ? 'worker' : 'agent', agentId: agent, label: stringValue(values, 'label') });
@@ -76,3 +88,7 @@ export const tokensCommand: CliCommand = {
     }
   },
 };
+
+function failNoDatabase(where: string): never {
+  throw new CliError('database_in_use', `${where}: tokens are managed on the database itself; stop the process holding it, or use a PostgreSQL server.`);
+}
