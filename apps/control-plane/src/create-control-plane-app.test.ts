@@ -121,6 +121,20 @@ describe('the HTTP control plane: auth, limits and errors (PGlite)', () => {
     expect(await storedJobs()).toEqual([]);
   });
 
+  it('manages tokens only for the local socket: a bearer token, even a worker one, is refused (403)', async () => {
+    await server.close();
+    server = await start({ tokens });
+    const { token } = await tokens.create({ kind: 'worker' });
+    const refused = await post('/v1/admin/tokens/create', JSON.stringify({ kind: 'worker' }), token);
+    expect(refused.status).toBe(403);
+    expect((await tokens.list()).length).toBe(1);
+    const local = await start({ tokens, authenticate: () => ({ kind: 'local' }) });
+    const made = await fetch(`${local.url}/v1/admin/tokens/create`, { method: 'POST', body: JSON.stringify({ kind: 'agent', agentId: 'a' }) });
+    expect(((await made.json()) as { result: { token: string } }).result.token).toMatch(/^ank_/);
+    await local.close();
+    expect((await tokens.list()).map((record) => record.kind).sort()).toEqual(['agent', 'worker']);
+  });
+
   it('limits the request rate per token (429 with Retry-After)', async () => {
     await server.close();
     server = await start({ ratePerSecond: 1, rateBurst: 3 });
