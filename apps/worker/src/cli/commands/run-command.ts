@@ -12,6 +12,7 @@ import { CliError, EXIT_CODES } from '../cli-error.js';
 import type { CliIO } from '../cli-io.js';
 import { openModel } from '../model-setup.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
+import { readPipedPrompt } from '../read-piped-prompt.js';
 import { resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP, type TurnSetup } from '../turn-setup.js';
 
 const OPTIONS = {
@@ -77,8 +78,10 @@ export const runCommand: CliCommand = {
     );
     try {
       let prompt = positionals.join(' ').trim();
+      // No prompt in the arguments: one piped in (`echo "…" | ankole run`).
+      if (prompt === '') prompt = (await readPipedPrompt(io)) ?? '';
       if (prompt === '') {
-        if (!model.offlineDemo) throw new CliError('prompt_missing', 'Give the prompt to run: ankole run "<prompt>".');
+        if (!model.offlineDemo) throw new CliError('prompt_missing', 'Give the prompt to run: ankole run "<prompt>" (or pipe it in: echo "<prompt>" | ankole run).');
         prompt = DEMO_PROMPT;
       }
       const renderer = values.json === true ? createJsonRenderer(io.stdout) : createTerminalRenderer({
