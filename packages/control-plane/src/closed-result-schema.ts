@@ -1,4 +1,4 @@
-import { checkStrictSchema } from '@core/runtime';
+import { checkStrictSchema, jsonPathChild, STRICT_KEYWORDS } from '@core/runtime';
 import type { ResultSchemaValidator } from './result-validator.js';
 import type { JsonObject } from './workflow-client.js';
 
@@ -9,40 +9,14 @@ export interface ResultSchemaIssue {
   message: string;
 }
 
-/** The keywords a closed result schema may use: OpenAI strict mode's, plus the annotations `title` and `description`. */
-const ALLOWED_KEYWORDS = new Set([
-  'type',
-  'description',
-  'title',
-  'enum',
-  'const',
-  'anyOf',
-  '$ref',
-  '$defs',
-  'definitions',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
-  'pattern',
-  'format',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minItems',
-  'maxItems',
-]);
 const JSON_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Largest result schema, as JSON (UTF-8 bytes). */
 export const MAX_RESULT_SCHEMA_BYTES = 65_536;
 
 /**
  * Lists what keeps `schema` from being a closed result schema, each with its JSON path: the root must be an object
  * schema; every object sets `additionalProperties: false` and lists every property in `required` (optional values
- * are nullable); only strict mode's keywords (see `ALLOWED_KEYWORDS`), with strict mode's limits (5000 properties,
+ * are nullable); only strict mode's keywords (`STRICT_KEYWORDS` of `@core/runtime`), with strict mode's limits (5000 properties,
  * 10 levels of nesting, 1000 enum values); and Ajv must compile it. An empty list means the schema is accepted.
  */
 export function checkClosedResultSchema(schema: unknown, validator: ResultSchemaValidator): ResultSchemaIssue[] {
@@ -70,8 +44,8 @@ function walk(node: unknown, path: string, issues: ResultSchemaIssue[]): void {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return; // reported by checkStrictSchema
   const schema = node as JsonObject;
   for (const keyword of Object.keys(schema)) {
-    if (!ALLOWED_KEYWORDS.has(keyword)) {
-      issues.push({ path, message: `"${keyword}" is not a strict-mode keyword; use only ${[...ALLOWED_KEYWORDS].join(', ')}.` });
+    if (!STRICT_KEYWORDS.has(keyword)) {
+      issues.push({ path, message: `"${keyword}" is not a strict-mode keyword; use only ${[...STRICT_KEYWORDS].join(', ')}.` });
     }
   }
   const type = schema['type'];
@@ -92,16 +66,12 @@ function walk(node: unknown, path: string, issues: ResultSchemaIssue[]): void {
   for (const container of ['properties', '$defs', 'definitions'] as const) {
     const children = schema[container];
     if (typeof children === 'object' && children !== null && !Array.isArray(children)) {
-      for (const [name, child] of Object.entries(children)) walk(child, child_(child_(path, container), name), issues);
+      for (const [name, child] of Object.entries(children)) walk(child, jsonPathChild(jsonPathChild(path, container), name), issues);
     }
   }
-  if (schema['items'] !== undefined && !Array.isArray(schema['items'])) walk(schema['items'], child_(path, 'items'), issues);
+  if (schema['items'] !== undefined && !Array.isArray(schema['items'])) walk(schema['items'], jsonPathChild(path, 'items'), issues);
   const anyOf = schema['anyOf'];
-  if (Array.isArray(anyOf)) anyOf.forEach((branch, index) => walk(branch, `${child_(path, 'anyOf')}[${index}]`, issues));
-}
-
-function child_(path: string, key: string): string {
-  return IDENTIFIER.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+  if (Array.isArray(anyOf)) anyOf.forEach((branch, index) => walk(branch, jsonPathChild(jsonPathChild(path, 'anyOf'), index), issues));
 }
 
 /** `checkClosedResultSchema` with its answers remembered by the schema's JSON text (a replay checks the same schemas again). */

@@ -1,4 +1,5 @@
 import type { ClaimedJob, WorkApi } from './control-plane-client.js';
+import { watchLease, type Lease } from './watch-lease.js';
 
 /** Options of `watchJobLease`. */
 export interface WatchJobLeaseOptions {
@@ -11,44 +12,17 @@ export interface WatchJobLeaseOptions {
 }
 
 /** A claim being kept alive. */
-export interface JobLease {
-  /** Aborted when the job is cancelled or another worker took it over: stop the turn. */
-  readonly signal: AbortSignal;
-  /** Why the signal aborted: `cancelled`, or `lost` (the claim expired and another worker holds it). */
-  readonly reason: () => 'cancelled' | 'lost' | undefined;
-  /** Stops heartbeating. */
-  stop(): void;
-}
+export type JobLease = Lease;
 
 /**
  * Heartbeats a claimed job until stopped, extending its claim, and aborts `signal` as soon as a
  * heartbeat says the job was cancelled or taken over, so the running turn stops within one interval.
  */
 export function watchJobLease(options: WatchJobLeaseOptions): JobLease {
-  const controller = new AbortController();
-  let reason: 'cancelled' | 'lost' | undefined;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const beat = async () => {
-    try {
-      const result = await options.work.heartbeat({ jobId: options.job.id, leaseToken: options.job.leaseToken });
-      if (!result.keepRunning && !stopped) {
-        reason = result.status === 'cancelled' ? 'cancelled' : 'lost';
-        controller.abort(new Error(reason === 'cancelled' ? 'The job was cancelled.' : 'Another worker took over the job.'));
-        stopped = true;
-      }
-    } catch (error) {
-      options.onError?.(error);
-    }
-    if (!stopped) timer = setTimeout(beat, options.intervalMs ?? 1000);
-  };
-  timer = setTimeout(beat, options.intervalMs ?? 1000);
-  return {
-    signal: controller.signal,
-    reason: () => reason,
-    stop() {
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-    },
-  };
+  return watchLease({
+    heartbeat: () => options.work.heartbeat({ jobId: options.job.id, leaseToken: options.job.leaseToken }),
+    intervalMs: options.intervalMs,
+    onError: options.onError,
+    messages: { cancelled: 'The job was cancelled.', lost: 'Another worker took over the job.' },
+  });
 }

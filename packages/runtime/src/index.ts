@@ -14,6 +14,7 @@ export type {
   ZodWorkerToolDefinition,
 } from './worker-agent-tool.js';
 export type { JSONObject, JSONPrimitive, JSONValue } from './json.js';
+export { jsonPathChild } from './json.js';
 export type { NeedsApproval } from './worker-agent-tool.js';
 export { callNeedsApproval } from './approval-policy.js';
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, PendingCallDecision } from './approval-policy.js';
@@ -38,7 +39,7 @@ export type { SchemaConversionReason, StrictSchemaIssue } from './errors.js';
 export { zodToJSONSchema } from './zod-to-json-schema.js';
 export { toolParameters } from './tool-parameters.js';
 export type { ToolParameters } from './tool-parameters.js';
-export { checkStrictSchema, toStrictJSONSchema, STRICT_STRING_FORMATS } from './strict-json-schema.js';
+export { checkStrictSchema, toStrictJSONSchema, STRICT_KEYWORDS, STRICT_STRING_FORMATS } from './strict-json-schema.js';
 export { stripSyntheticNulls } from './strip-synthetic-nulls.js';
 export type { StrippedNulls } from './strip-synthetic-nulls.js';
 export { collectToolSchemas } from './collect-tool-schemas.js';

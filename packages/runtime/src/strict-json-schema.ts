@@ -27,8 +27,11 @@ const UNSUPPORTED_KEYWORDS = [
 /** The string formats strict mode accepts. */
 export const STRICT_STRING_FORMATS: readonly string[] = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
 
-/** Keywords kept by the strict transform; every other annotation or validation keyword is dropped (Zod still checks it). */
-const KEPT_KEYWORDS = new Set([
+/**
+ * The keywords OpenAI's strict mode takes (plus the annotations `title` and `description`): the strict transform keeps
+ * these and drops every other annotation or validation keyword (Zod still checks it).
+ */
+export const STRICT_KEYWORDS: ReadonlySet<string> = new Set([
   'type',
   'description',
   'title',
@@ -135,7 +138,7 @@ function walkNode(node: JSONValue | undefined, path: string, context: WalkContex
       if (context.mode === 'transform' && Array.isArray(value)) out['anyOf'] = walkBranches(value, jsonPathChild(path, 'oneOf'), context);
       continue;
     }
-    if (context.mode === 'transform' && !KEPT_KEYWORDS.has(keyword)) continue;
+    if (context.mode === 'transform' && !STRICT_KEYWORDS.has(keyword)) continue;
     if (keyword === 'items' && 'prefixItems' in node) continue; // a tuple, already reported
     // Zod sends its own regex along with a format (z.email(), z.iso.datetime()); the format says it, Zod checks it.
     if (context.mode === 'transform' && keyword === 'pattern' && typeof node['format'] === 'string') continue;
