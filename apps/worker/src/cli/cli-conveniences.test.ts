@@ -130,4 +130,21 @@ describe('cancelling what already ended', () => {
     const [schedule] = JSON.parse(listed.stdout) as Array<{ nextRunTimes: string[] }>;
     expect(schedule!.nextRunTimes[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z$/);
   }, 60_000);
+
+  it('schedules show lists the jobs a schedule started', async () => {
+    const plane = await createControlPlane({ databaseUrl: DATABASE_URL, schema, background: false, minScheduleIntervalSeconds: 1 });
+    const schedule = await plane.client.schedules.create({ agentId: 'ops', prompt: 'check', runAt: new Date(Date.now() + 1500).toISOString() });
+    await plane.client.jobs.start({ agentId: 'ops', prompt: 'unrelated' });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(await plane.fireDueSchedules()).toBe(1);
+    await plane.close();
+    const dbEnv = { ...env, DATABASE_URL, ANKOLE_DB_SCHEMA: schema };
+
+    const shown = await runCliProcess(['schedules', 'show', schedule.id.slice(0, 8), '--agent', 'ops'], dbEnv);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^Schedule ${schedule.id} \\(completed\\)\n`));
+    expect(shown.stdout).toMatch(/\nJobs it started \(1\):\nID +STATUS +RUN AT +FINISHED\n[0-9a-f-]{36} +queued +\d{4}-\d\d-\d\d \d\d:\d\d \S+ \(just now\) +-\n$/);
+    const json = JSON.parse((await runCliProcess(['schedules', 'show', schedule.id, '--agent', 'ops', '--json'], dbEnv)).stdout) as { jobs: Array<{ prompt: string }> };
+    expect(json.jobs.map((job) => job.prompt)).toEqual(['check']);
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import type { ControlPlaneClient, ScheduleRecord } from '@core/control-plane';
+import type { ControlPlaneClient, JobRecord, ScheduleRecord } from '@core/control-plane';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { resolveIdPrefix } from '../../cli/id-prefix.js';
@@ -21,6 +21,7 @@ const OPTIONS = {
 
 const HELP = [
   'Usage: ankole schedules [list]            list the agent\'s active schedules (--all: cancelled and completed too)',
+  '       ankole schedules show <id>         a schedule and the jobs it started (newest first)',
   '       ankole schedules cancel <id>       cancel a schedule',
   '       ankole schedules create (--cron EXPR [--time-zone TZ] | --at DATE-TIME) "<prompt>"',
   '                                          start a turn with the prompt at cron times, or once',
@@ -48,11 +49,11 @@ export const schedulesCommand: CliCommand = {
       return EXIT_CODES.ok;
     }
     const [action = 'list', ...rest] = positionals;
-    if (!['list', 'cancel', 'create'].includes(action)) {
-      throw new CliError('action_unknown', `Unknown action "${action}" for \`ankole schedules\`: use list, cancel or create (see \`ankole schedules --help\`).`);
+    if (!['list', 'show', 'cancel', 'create'].includes(action)) {
+      throw new CliError('action_unknown', `Unknown action "${action}" for \`ankole schedules\`: use list, show, cancel or create (see \`ankole schedules --help\`).`);
     }
     const agentId = agentOption(values);
-    if (action === 'cancel' && rest.length !== 1) throw new CliError('arguments_invalid', 'Give one schedule id: ankole schedules cancel <id>.');
+    if ((action === 'cancel' || action === 'show') && rest.length !== 1) throw new CliError('arguments_invalid', `Give one schedule id: ankole schedules ${action} <id>.`);
     const prompt = rest.join(' ').trim();
     if (action === 'create' && prompt === '') throw new CliError('prompt_missing', 'Give the prompt of the scheduled turn: ankole schedules create --cron "0 9 * * *" "<prompt>".');
 
@@ -72,6 +73,18 @@ export const schedulesCommand: CliCommand = {
             )}\n`,
           );
         }
+        return EXIT_CODES.ok;
+      }
+      if (action === 'show') {
+        const scheduleId = await resolveIdPrefix({
+          given: rest[0]!,
+          kind: 'schedule',
+          candidates: async () => (await client.schedules.list({ agentId, includeInactive: true })).map((schedule) => schedule.id),
+        });
+        const schedule = await client.schedules.get({ agentId, scheduleId });
+        const jobs = (await client.jobs.list({ agentId, limit: 500 })).filter((job) => job.scheduleId === schedule.id);
+        if (json) io.stdout.write(`${JSON.stringify({ schedule, jobs })}\n`);
+        else io.stdout.write(`${describeSchedule(schedule, action)}\n\n${describeScheduleJobs(jobs)}\n`);
         return EXIT_CODES.ok;
       }
       const schedule =
@@ -123,9 +136,18 @@ async function cancelActive(client: ControlPlaneClient, agentId: string, schedul
   return client.schedules.cancel({ agentId, scheduleId });
 }
 
+/** The jobs a schedule started, as a table (or a line saying there are none yet). */
+function describeScheduleJobs(jobs: JobRecord[]): string {
+  if (jobs.length === 0) return 'It has started no jobs yet.';
+  return `Jobs it started (${jobs.length}):\n${formatTable(
+    ['ID', 'STATUS', 'RUN AT', 'FINISHED'],
+    jobs.map((job) => [job.id, job.status, job.fireAt === null ? '-' : describeTime(job.fireAt), job.finishedAt === null ? '-' : describeTime(job.finishedAt)]),
+  )}`;
+}
+
 function describeSchedule(schedule: ScheduleRecord, action: string): string {
   return [
-    action === 'cancel' ? `Schedule ${schedule.id} is ${schedule.status}.` : `Created schedule ${schedule.id}.`,
+    action === 'cancel' ? `Schedule ${schedule.id} is ${schedule.status}.` : action === 'show' ? `Schedule ${schedule.id} (${schedule.status})` : `Created schedule ${schedule.id}.`,
     `  title:     ${schedule.title}`,
     `  when:      ${schedule.description}`,
     `  next runs: ${schedule.nextRunTimes.length === 0 ? 'none' : schedule.nextRunTimes.map((_, index) => nextRun(schedule, index)).join(', ')}`,
