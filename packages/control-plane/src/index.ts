@@ -73,3 +73,4 @@ export type { CronPlanOptions, OneTimePlanOptions, ScheduleTiming } from './sche
 export { pgBossDatabase, TURN_QUEUE } from './turn-queue.js';
 export { watchJobLease } from './watch-job-lease.js';
 export type { JobLease, WatchJobLeaseOptions } from './watch-job-lease.js';
+export { refusalToolResult } from './refusal-tool-result.js';

@@ -3,7 +3,7 @@ import { MAX_BRAIN_PAGE_CHARS, MAX_BRAIN_TITLE_CHARS } from '@core/control-plane
 import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { formatPage, formatPageSlice, formatRecall } from './format-brain.js';
-import { toolErrorResult } from './tool-error-result.js';
+import { refusalToolResult } from '@core/control-plane';
 
 /** What the Brain tools are built from. */
 export interface BrainToolsContext {
@@ -71,7 +71,7 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
           const recall = await client.brain.recall({ agentId, query: params.query, limit: params.limit ?? 5 });
           return { content: formatRecall(recall), details: { recall } };
         } catch (error) {
-          return toolErrorResult(error, 'search the Brain');
+          return refusalToolResult(error, 'search the Brain');
         }
       },
     }),
@@ -89,7 +89,7 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
           const slice = await client.brain.getPage({ agentId, page: params.page, offset: params.offset ?? 0, limit: PAGE_WINDOW });
           return { content: formatPageSlice(slice), details: { slice } };
         } catch (error) {
-          return toolErrorResult(error, 'read the page');
+          return refusalToolResult(error, 'read the page');
         }
       },
     }),
@@ -110,7 +110,7 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
           const page = await client.brain.createPage({ agentId, title: params.title, body: params.body });
           return { content: `Page saved: ${formatPage(page)}.`, details: { page } };
         } catch (error) {
-          return toolErrorResult(error, 'save the page');
+          return refusalToolResult(error, 'save the page');
         }
       },
     }),
@@ -128,7 +128,7 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
           const page = await client.brain.updatePage({ agentId, page: params.page, title: params.title, body: params.body });
           return { content: `Page updated: ${formatPage(page)}.`, details: { page } };
         } catch (error) {
-          return toolErrorResult(error, 'update the page');
+          return refusalToolResult(error, 'update the page');
         }
       },
     }),
@@ -146,7 +146,7 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
           const page = await client.brain.deletePage({ agentId, page: params.page });
           return { content: `Page deleted: ${formatPage(page)}.`, details: { page } };
         } catch (error) {
-          return toolErrorResult(error, 'delete the page');
+          return refusalToolResult(error, 'delete the page');
         }
       },
     }),

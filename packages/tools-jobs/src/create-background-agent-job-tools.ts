@@ -2,7 +2,7 @@ import type { ControlPlaneClient, JobRecord } from '@core/control-plane';
 import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { formatJob } from './format-job.js';
-import { toolErrorResult } from './tool-error-result.js';
+import { refusalToolResult } from '@core/control-plane';
 
 /** What the job tools are built from. */
 export interface BackgroundAgentJobToolsContext {
@@ -61,7 +61,7 @@ export function createBackgroundAgentJobTools(context: BackgroundAgentJobToolsCo
             details: { job },
           };
         } catch (error) {
-          return toolErrorResult(error, 'start the background job');
+          return refusalToolResult(error, 'start the background job');
         }
       },
     }),
@@ -79,7 +79,7 @@ export function createBackgroundAgentJobTools(context: BackgroundAgentJobToolsCo
           const job = await client.jobs.get({ agentId, jobId: params.jobId });
           return { content: formatJob(job, { full: true }), details: { job } };
         } catch (error) {
-          return toolErrorResult(error, 'get the background job');
+          return refusalToolResult(error, 'get the background job');
         }
       },
     }),
@@ -97,7 +97,7 @@ export function createBackgroundAgentJobTools(context: BackgroundAgentJobToolsCo
           const content = jobs.length === 0 ? 'No background jobs.' : `${jobs.length} background job(s):\n${jobs.map((job) => formatJob(job)).join('\n')}`;
           return { content, details: { jobs } };
         } catch (error) {
-          return toolErrorResult(error, 'list the background jobs');
+          return refusalToolResult(error, 'list the background jobs');
         }
       },
     }),
@@ -119,7 +119,7 @@ export function createBackgroundAgentJobTools(context: BackgroundAgentJobToolsCo
           const job = await client.jobs.cancel({ agentId, jobId: params.jobId });
           return { content: `Background job cancelled:\n${formatJob(job)}`, details: { job } };
         } catch (error) {
-          return toolErrorResult(error, 'cancel the background job');
+          return refusalToolResult(error, 'cancel the background job');
         }
       },
     }),

@@ -2,7 +2,7 @@ import type { ControlPlaneClient, ScheduleRecord } from '@core/control-plane';
 import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { formatSchedule } from './format-schedule.js';
-import { toolErrorResult } from './tool-error-result.js';
+import { refusalToolResult } from '@core/control-plane';
 
 /** What the schedule tools are built from: the turn's control-plane client and the agent it acts for. */
 export interface ScheduleToolsContext {
@@ -63,7 +63,7 @@ export function createScheduleTools(context: ScheduleToolsContext): AnyWorkerAge
           const schedule = await client.schedules.create({ agentId, ...params });
           return { content: `Schedule created:\n${formatSchedule(schedule)}`, details: { schedule } };
         } catch (error) {
-          return toolErrorResult(error, 'create the schedule');
+          return refusalToolResult(error, 'create the schedule');
         }
       },
     }),
@@ -84,7 +84,7 @@ export function createScheduleTools(context: ScheduleToolsContext): AnyWorkerAge
               : `${schedules.length} schedule(s):\n${schedules.map(formatSchedule).join('\n')}`;
           return { content, details: { schedules } };
         } catch (error) {
-          return toolErrorResult(error, 'list the schedules');
+          return refusalToolResult(error, 'list the schedules');
         }
       },
     }),
@@ -107,7 +107,7 @@ export function createScheduleTools(context: ScheduleToolsContext): AnyWorkerAge
               : `The schedule was already ${before.status}; nothing changed:\n${formatSchedule(schedule)}`;
           return { content, details: { schedule } };
         } catch (error) {
-          return toolErrorResult(error, 'cancel the schedule');
+          return refusalToolResult(error, 'cancel the schedule');
         }
       },
     }),

@@ -2,7 +2,7 @@ import type { ControlPlaneClient, JsonValue, WorkflowDetails, WorkflowRecord } f
 import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { formatWorkflow, formatWorkflowDetails } from './format-workflow.js';
-import { toolErrorResult } from './tool-error-result.js';
+import { refusalToolResult } from '@core/control-plane';
 import { WORKFLOW_SCRIPT_GUIDE } from './workflow-script-guide.js';
 
 /** What the workflow tools are built from. */
@@ -70,7 +70,7 @@ export function createWorkflowTools(context: WorkflowToolsContext): AnyWorkerAge
             : 'check it with show_workflow';
           return { content: `Workflow started (it runs in the background; ${next}):\n${formatWorkflow(workflow)}`, details: { workflow } };
         } catch (error) {
-          return toolErrorResult(error, 'start the workflow');
+          return refusalToolResult(error, 'start the workflow');
         }
       },
     }),
@@ -90,7 +90,7 @@ export function createWorkflowTools(context: WorkflowToolsContext): AnyWorkerAge
           const workflow = await client.workflows.get({ agentId, workflowId: params.workflowId });
           return { content: formatWorkflowDetails(workflow), details: { workflow } };
         } catch (error) {
-          return toolErrorResult(error, 'show the workflow');
+          return refusalToolResult(error, 'show the workflow');
         }
       },
     }),
@@ -108,7 +108,7 @@ export function createWorkflowTools(context: WorkflowToolsContext): AnyWorkerAge
           const content = workflows.length === 0 ? 'No workflows.' : `${workflows.length} workflow(s):\n${workflows.map((workflow) => formatWorkflow(workflow)).join('\n')}`;
           return { content, details: { workflows } };
         } catch (error) {
-          return toolErrorResult(error, 'list the workflows');
+          return refusalToolResult(error, 'list the workflows');
         }
       },
     }),
@@ -131,7 +131,7 @@ export function createWorkflowTools(context: WorkflowToolsContext): AnyWorkerAge
           const workflow = await client.workflows.cancel({ agentId, workflowId: params.workflowId });
           return { content: `Workflow cancelled:\n${formatWorkflow(workflow)}`, details: { workflow } };
         } catch (error) {
-          return toolErrorResult(error, 'cancel the workflow');
+          return refusalToolResult(error, 'cancel the workflow');
         }
       },
     }),
