@@ -303,7 +303,7 @@ describe.each(['the database', 'HTTP (ankole serve)'] as const)('ankole worker o
       const [pid, ...more] = await read(pidFile);
       expect(more).toEqual([]);
       expect(isAlive(pid!)).toBe(true);
-      expect(cli.stdout().match(/^! MCP server "down" is unavailable/gm)).toHaveLength(1);
+      expect(cli.stdout().match(/^\d\d:\d\d:\d\d ! MCP server "down" is unavailable/gm)).toHaveLength(1);
 
       // The server that was down can start now: the next turn lists it again, and the worker says it is back.
       const revived = path.join(folder, 'no-such-server');

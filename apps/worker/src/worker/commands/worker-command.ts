@@ -109,7 +109,11 @@ export const workerCommand: CliCommand = {
       }
     }
     const json = values.json === true;
-    const log = (event: Record<string, unknown>, line: string) => io.stdout.write(json ? `${JSON.stringify(event)}\n` : `${line}\n`);
+    // Each line carries its time: the local clock time for people, ISO 8601 (`time`) in --json.
+    const log = (event: Record<string, unknown>, line: string) => {
+      const now = new Date();
+      io.stdout.write(json ? `${JSON.stringify({ time: now.toISOString(), ...event })}\n` : `${clockTime(now)} ${line}\n`);
+    };
     const { controlPlane, where } = await openFromOptions(values, io, true, (error) =>
       io.stderr.write(`ankole worker: background duty failed (retrying): ${(error as Error).message}\n`),
     );
@@ -246,6 +250,11 @@ function taskEventLine(event: WorkerTaskEvent): string {
 
 function mcpEventLine(event: WorkerMcpEvent): string {
   return event.type === 'mcp.unavailable' ? `! ${event.reason}` : `MCP server "${event.server}" answers again: its tools are back in the turns.`;
+}
+
+/** `09:03:12`: the local clock time a worker log line starts with. */
+function clockTime(date: Date): string {
+  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
 }
 
 function seconds(ms: number): string {
