@@ -332,7 +332,7 @@ describe.each(['the database', 'HTTP (ankole serve)'] as const)('ankole worker o
     const result = await runCliProcess(['worker'], withoutKey);
     expect({ code: result.code, stderr: result.stderr }).toEqual({
       code: 2,
-      stderr: 'ankole: ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).\n',
+      stderr: 'ankole: ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server), or try it offline with --demo.\n',
     });
   });
 });

@@ -12,6 +12,7 @@ import { countOf } from '../../render/plural.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../../cli/parse-command-line.js';
 import { mcpConfigOption } from '../../cli/turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
+import { startDemoWorkerModel } from '../demo-worker-model.js';
 import type { WorkerTaskEvent } from '../run-task.js';
 import { runWorker, type WorkerEvent } from '../run-worker.js';
 import { readWorkerApprovalRules, workerApprovalPolicy } from '../worker-approval-policy.js';
@@ -31,6 +32,7 @@ const OPTIONS = {
   'shutdown-grace-seconds': { type: 'string' },
   'poll-interval-ms': { type: 'string' },
   json: { type: 'boolean' },
+  demo: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -59,6 +61,8 @@ const HELP = [
   '  --shutdown-grace-seconds N  how long running turns may finish after SIGTERM (default 30; 0: hand back at once)',
   '  --poll-interval-ms N        how often an idle worker looks for work (default 500)',
   '  --json             one JSON line per worker event',
+  '  --demo             the offline demo model (no key needed): every turn gets a scripted one-line answer, every',
+  '                     workflow task submits the smallest value its schema accepts',
   ...CONTROL_PLANE_OPTIONS_HELP,
   '  -h, --help         show this help',
   '',
@@ -94,15 +98,19 @@ export const workerCommand: CliCommand = {
     const skillsDir = skillsOption === undefined ? undefined : await existingFolder(path.resolve(io.cwd, skillsOption), '--skills');
     const mcpConfig = await mcpConfigOption(values, io);
     const brain = values.brain === true;
-    if (io.env.OPENAI_API_KEY === undefined || io.env.OPENAI_API_KEY === '') {
-      throw new CliError('model_missing', 'ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).');
+    const demo = values.demo === true;
+    if (!demo && (io.env.OPENAI_API_KEY === undefined || io.env.OPENAI_API_KEY === '')) {
+      throw new CliError(
+        'model_missing',
+        'ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server), or try it offline with --demo.',
+      );
     }
     const modelName = stringValue(values, 'model');
-    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }) });
+    const model = demo ? await startDemoWorkerModel() : await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }) });
     // Before any claim: a wrong or unreachable endpoint is one clear error (exit 1), not a queue of failed jobs.
     if (!model.offlineDemo) {
       try {
-        await checkModelEndpoint({ baseURL: model.baseURL, model: model.model, apiKey: io.env.OPENAI_API_KEY });
+        await checkModelEndpoint({ baseURL: model.baseURL, model: model.model, apiKey: io.env.OPENAI_API_KEY ?? '' });
       } catch (error) {
         await model.close();
         throw error;
