@@ -8,6 +8,7 @@ import { testDatabaseUrl } from '@core/control-plane/testing';
 import { functionCallOutputs, lastUserText, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
+import { until as waitUntil } from '../__fixtures__/until.js';
 
 // A held call survives its worker: `ankole worker` processes and `ankole approvals` on one PostgreSQL database.
 const DATABASE_URL = testDatabaseUrl();
@@ -62,15 +63,7 @@ describe('approvals in background jobs, on PostgreSQL', () => {
     return cli;
   }
 
-  async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const until = <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000) => waitUntil(check, what, timeoutMs, 100);
 
   it('pauses the job, survives a worker restart, and `ankole approvals approve` resumes it on another worker: the command runs once', async () => {
     const job = await plane.client.jobs.start({ agentId: 'default', prompt: 'append a line' });

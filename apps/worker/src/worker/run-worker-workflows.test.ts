@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ControlPlane, WorkflowDetails } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
-import { createOpenAIResponsesGateway } from '@core/runtime';
 import type { TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_WORKFLOW_SCRIPT, factsAbout } from '../__fixtures__/example-workflow.js';
+import { until } from '../__fixtures__/until.js';
+import { startTestWorker } from './__fixtures__/start-test-worker.js';
 import { startWorkflowModel } from './__fixtures__/workflow-model.js';
-import { runWorker, type WorkerEvent } from './run-worker.js';
 
 const TEXT = { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } };
 
@@ -34,37 +34,8 @@ describe.each(['postgres', 'pglite'] as const)('runWorker with workflows on %s',
     await planes.cleanup();
   });
 
-  function start(plane: ControlPlane, options: { concurrency?: number; shutdownGraceMs?: number } = {}) {
-    const stop = new AbortController();
-    const events: WorkerEvent[] = [];
-    const done = runWorker({
-      client: plane.client,
-      workerId: 'w1',
-      concurrency: options.concurrency ?? 2,
-      gateway: createOpenAIResponsesGateway({ baseURL: model.baseURL, apiKey: 'test', model: 'test-model', maxRetries: 0 }),
-      turnContext: async (job) => ({ home: await mkdtemp(path.join(homes, `${job.agentId}-`)) }),
-      signal: stop.signal,
-      pollIntervalMs: 50,
-      heartbeatIntervalMs: 100,
-      ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
-      onEvent: (event) => events.push(event),
-    });
-    stops.push(async () => {
-      stop.abort();
-      await done;
-    });
-    return { stop: () => stop.abort(), done, events };
-  }
-
-  async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const start = (plane: ControlPlane, options: { concurrency?: number; shutdownGraceMs?: number } = {}) =>
+    startTestWorker({ plane, baseURL: model.baseURL, homes, cleanups: stops, ...options });
 
   const finished = (plane: ControlPlane, workflowId: string) =>
     until(async () => {

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createControlPlane, createPGliteDriver, createPostgresDriver, type ControlPlane, type SqlDriver } from '@core/control-plane';
-import { createOpenAIResponsesGateway, defineWorkerTool, type AgentToolResult, type AnyWorkerAgentTool } from '@core/runtime';
+import { defineWorkerTool, type AgentToolResult, type AnyWorkerAgentTool } from '@core/runtime';
 import { lastUserText, type TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runWorker, type WorkerEvent } from './run-worker.js';
+import { until as waitUntil } from '../__fixtures__/until.js';
+import { startTestWorker } from './__fixtures__/start-test-worker.js';
 import { startWorkerModel } from './__fixtures__/worker-model.js';
 import { testDatabaseUrl } from '@core/control-plane/testing';
 
@@ -46,38 +47,10 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
     return plane;
   }
 
-  function start(plane: ControlPlane, options: { concurrency?: number; shutdownGraceMs?: number; extraTools?: AnyWorkerAgentTool[] } = {}) {
-    const stop = new AbortController();
-    const events: WorkerEvent[] = [];
-    const done = runWorker({
-      client: plane.client,
-      workerId: 'w1',
-      concurrency: options.concurrency ?? 2,
-      gateway: createOpenAIResponsesGateway({ baseURL: model.baseURL, apiKey: 'test', model: 'test-model', maxRetries: 0 }),
-      turnContext: async (job) => ({ home: await mkdtemp(path.join(homes, `${job.agentId}-`)), extraTools: options.extraTools ?? [] }),
-      signal: stop.signal,
-      pollIntervalMs: 50,
-      heartbeatIntervalMs: 100,
-      ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
-      onEvent: (event) => events.push(event),
-    });
-    // A test that fails before stopping its worker must not leave it polling (cleanups run in reverse: before the plane closes).
-    cleanups.push(async () => {
-      stop.abort();
-      await done;
-    });
-    return { stop: () => stop.abort(), done, events };
-  }
+  const start = (plane: ControlPlane, options: { concurrency?: number; shutdownGraceMs?: number; extraTools?: AnyWorkerAgentTool[] } = {}) =>
+    startTestWorker({ plane, baseURL: model.baseURL, homes, cleanups, ...options, extraTools: options.extraTools ?? [] });
 
-  async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string): Promise<T> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const until = <T>(check: () => Promise<T | undefined> | T | undefined, what: string) => waitUntil(check, what, 20_000);
 
   it('runs queued jobs as turns and stores each final answer; a failed turn is stored as failed', async () => {
     const plane = await open();

@@ -8,6 +8,7 @@ import { createOpenAIResponsesGateway } from '@core/runtime';
 import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { taskTitle } from '../__fixtures__/example-workflow.js';
+import { until } from '../__fixtures__/until.js';
 import { describeModelFailures } from '../model-failure.js';
 import { runWorker, type WorkerEvent } from './run-worker.js';
 
@@ -104,15 +105,6 @@ describe.each(['postgres', 'pglite'] as const)('the worker through transient mod
     return { events, done, stop: () => stop.abort() };
   }
 
-  async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   it('a job whose model calls are refused, then answered 500, then 429 still succeeds on its first claim', async () => {
     const plane = await planes.open();
