@@ -72,7 +72,7 @@ describe('errors a user can cause: one sentence on stderr, a non-zero exit code'
 
     const command = await runCliProcess(['frobnicate'], env);
     expect(command.code).toBe(2);
-    expectOneSentence(command.stderr, /Unknown command "frobnicate": the commands are run, tools, worker, (\w+, )*jobs, schedules/);
+    expectOneSentence(command.stderr, /Unknown command "frobnicate": the commands are run, tools, worker, (\w+, )*jobs, (\w+, )*schedules, /);
   });
 
   it('--env naming a variable that is not set', async () => {
