@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { everythingEntry, writeMcpConfig } from '../__fixtures__/mcp-config.js';
 import { isProcessAlive as isAlive } from '@core/testkit';
 import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
+import { until as waitUntil } from '../__fixtures__/until.js';
 import { startWorkerModel, type WorkerModel } from './__fixtures__/worker-model.js';
 import { testDatabaseUrl } from '@core/control-plane/testing';
 import { createServer } from 'node:net';
@@ -99,15 +100,7 @@ describe.each(['the database', 'HTTP (ankole serve)'] as const)('ankole worker o
     return cli;
   }
 
-  async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const until = <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 30_000) => waitUntil(check, what, timeoutMs, 100);
 
   /** How many `sleep 987` processes (the fixture model's long shell command) are running. */
   const sleepers = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.trim() === 'sleep 987').length;

@@ -8,6 +8,7 @@ import type { TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_WORKFLOW_SCRIPT } from '../__fixtures__/example-workflow.js';
 import { runCliProcess, spawnCli, type CliProcess } from '../__fixtures__/spawn-cli.js';
+import { until as waitUntil } from '../__fixtures__/until.js';
 import { startWorkflowModel } from './__fixtures__/workflow-model.js';
 
 // `ankole workflows` and `ankole worker` as real processes: on PostgreSQL (DATABASE_URL) and on the embedded database.
@@ -45,15 +46,7 @@ function worker(env: Record<string, string>, ...args: string[]): CliProcess {
   return cli;
 }
 
-async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 45_000) => waitUntil(check, what, timeoutMs, 100);
 
 describe('ankole workflows on PostgreSQL', () => {
   let schema: string;
