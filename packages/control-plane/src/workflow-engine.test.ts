@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { controlPlanes } from './testing.js';
 import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
-import { driveWorkflows, FAN_OUT_SCRIPT } from './__fixtures__/workflow-driver.js';
+import { EXAMPLE_WORKFLOW_SCRIPT } from './example-workflow-script.js';
+import { driveWorkflows } from './__fixtures__/workflow-driver.js';
 import type { ClaimedTask } from './workflow-client.js';
 import type { ControlPlane } from './create-control-plane.js';
 
@@ -21,7 +22,7 @@ describe.each(['postgres', 'pglite'] as const)(`workflows on %s (${clientTranspo
 
   it('runs the fan-out example to the right result, every task once, counting replays', async () => {
     const { client } = await planes.open();
-    const started = await client.workflows.start({ agentId: 'a', title: 'Research', script: FAN_OUT_SCRIPT, input: { topics: ['owls', 'bats', 'moths'] } });
+    const started = await client.workflows.start({ agentId: 'a', title: 'Research', script: EXAMPLE_WORKFLOW_SCRIPT, input: { topics: ['owls', 'bats', 'moths'] } });
     expect(started).toMatchObject({ status: 'running', replays: 0, taskCount: 0 });
     const seen: string[] = [];
     const answered = await driveWorkflows(client, (task: ClaimedTask) => {

@@ -1,18 +1,6 @@
 import { reply, type RecordedRequest, type StepReply } from '@core/testkit';
 
-/** The workflow of the workflows issue: research each topic in parallel, then one dependent task summarises. */
-export const EXAMPLE_WORKFLOW_SCRIPT = `const topics = input.topics;                       // the workflow's JSON input
-const notes = await Promise.all(topics.map((t) => task({
-  title: \`Research \${t}\`,
-  prompt: \`Find the three most cited facts about \${t}.\`,
-  result: { type: 'object', additionalProperties: false, required: ['facts'],
-            properties: { facts: { type: 'array', items: { type: 'string' } } } },
-})));
-log(\`collected \${notes.length} notes\`);
-const summary = await task({ title: 'Summarise', prompt: JSON.stringify(notes), result: {
-  type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } } });
-return { summary: summary.text, count: notes.length };
-`;
+export { EXAMPLE_WORKFLOW_SCRIPT } from '@core/control-plane/testing';
 
 /** The `facts` a scripted sub-agent submits for `Research <topic>`. */
 export function factsAbout(topic: string): string[] {

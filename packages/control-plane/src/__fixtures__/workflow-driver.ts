@@ -28,18 +28,3 @@ export async function driveWorkflows(client: ControlPlaneClient, answer: TaskAns
   }
   throw new Error('the workflows did not come to rest in 1000 rounds');
 }
-
-/** The issue's example: research each topic in parallel, then summarise the notes. */
-export const FAN_OUT_SCRIPT = `
-const topics = input.topics;
-const notes = await Promise.all(topics.map((t) => task({
-  title: \`Research \${t}\`,
-  prompt: \`Find the three most cited facts about \${t}.\`,
-  result: { type: 'object', additionalProperties: false, required: ['facts'],
-            properties: { facts: { type: 'array', items: { type: 'string' } } } },
-})));
-log(\`collected \${notes.length} notes\`);
-const summary = await task({ title: 'Summarise', prompt: JSON.stringify(notes), result: {
-  type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } } });
-return { summary: summary.text, count: notes.length };
-`;
