@@ -1,18 +1,11 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import type { ClosedSchemaChecker } from './closed-result-schema.js';
-import type { JsonObject, JsonValue, TaskStatus } from './workflow-client.js';
+import type { JsonObject, JsonValue, TaskRecord } from './workflow-client.js';
 import type { WorkflowLimits } from './workflow-limits.js';
 import { WORKFLOW_SCRIPT_PRELUDE, wrapWorkflowScript } from './workflow-script-prelude.js';
 
 /** A `task()` call the journal holds, with its outcome so far. */
-export interface JournaledTask {
-  sequence: number;
-  title: string;
-  prompt: string;
-  resultSchema: JsonObject;
-  status: TaskStatus;
-  result: JsonObject | null;
-  error: string | null;
+export interface JournaledTask extends TaskRequest, Pick<TaskRecord, 'status' | 'result' | 'error'> {
   /** When it finished, in the workflow's order of finishes (1, 2, ...); `null` while unfinished. */
   settledOrder: number | null;
   /** When it finished, ms since the epoch; `null` while unfinished. */
@@ -20,12 +13,7 @@ export interface JournaledTask {
 }
 
 /** A `task()` call the journal does not hold yet: the advance creates it. */
-export interface TaskRequest {
-  sequence: number;
-  title: string;
-  prompt: string;
-  resultSchema: JsonObject;
-}
+export type TaskRequest = Pick<TaskRecord, 'sequence' | 'title' | 'prompt' | 'resultSchema'>;
 
 /** How a run of the script ended. */
 export type ScriptOutcome = { kind: 'waiting' } | { kind: 'returned'; result: JsonValue } | { kind: 'failed'; error: string };
