@@ -300,7 +300,7 @@ describe('the step limit', () => {
       OPENAI_BASE_URL: server.baseURL,
     });
     expect(code).toBe(1);
-    expect(stderr).toBe('ankole: The turn stopped after 1 model calls (the --max-steps limit) before the model finished.\n');
+    expect(stderr).toBe('ankole: The turn stopped after 1 model call (the --max-steps limit) before the model finished.\n');
     expect(lines(stdout).at(-2)).toMatch(/^── Stopped at the step limit \(--max-steps\) · 1 step · 1 tool call · /);
     expect(server.requests).toHaveLength(1);
   });
