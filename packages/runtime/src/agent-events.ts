@@ -49,6 +49,8 @@ export type AgentEvent =
       namespace?: string;
       label: string;
       executionMode: 'parallel' | 'sequential';
+      /** The arguments as the model sent them (JSON text, before any repair). */
+      arguments?: string;
       /** The tool's flags (false when no tool matched). */
       isReadOnly?: boolean;
       isDestructive?: boolean;
@@ -65,6 +67,8 @@ export type AgentEvent =
       repairs: ArgumentRepair[];
       /** For `error` / `timeout` / `aborted`: what went wrong. */
       error?: string;
+      /** The output sent back to the model, as text (an image part is `[image]`). */
+      output?: string;
       completeActorEvent?: boolean;
       /** The result's `details` (structured data for logs and UIs; never sent to the model). */
       details?: unknown;

@@ -53,6 +53,30 @@ describe('runAgentLoop over the openai SDK and the testkit server', () => {
     });
   });
 
+  it('gives each call its arguments as sent when it starts and its output when it completes, failed calls too', async () => {
+    const echo = textTool('echo', (text) => `echoed ${text}`);
+    await withServer(
+      [
+        reply.functionCalls([
+          { name: 'echo', arguments: { text: 'a' }, callId: 'c1' },
+          { name: 'nope', arguments: { x: 1 }, callId: 'c2' },
+        ]),
+        reply.text('Done.'),
+      ],
+      async (server) => {
+        const log = eventLog();
+        await runAgentLoop({ gateway: gatewayFor(server), tools: [echo], input: 'go', onEvent: log.onEvent });
+        const started = new Map(log.of('activity.started').map((event) => [event.callId, event]));
+        const completed = new Map(log.of('activity.completed').map((event) => [event.callId, event]));
+        expect(JSON.parse(started.get('c1')?.arguments ?? '')).toEqual({ text: 'a' });
+        expect(JSON.parse(started.get('c2')?.arguments ?? '')).toEqual({ x: 1 });
+        expect(completed.get('c1')?.output).toBe('echoed a');
+        expect(completed.get('c2')?.output).toBe(outputFor(server.requests[1]?.body, 'c2'));
+        expect(completed.get('c2')?.output).toMatch(/^Error: /);
+      },
+    );
+  });
+
   it('sums the usage of every step and reports each step', async () => {
     const echo = textTool('echo', (text) => text);
     await withServer(

@@ -5,7 +5,7 @@ import { agentToolMap } from './agent-tool-map.js';
 import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.js';
 import { unhandledCall, type UnhandledCall } from './answer-unhandled-calls.js';
 import { collectToolSchemas, type ResponsesTool } from './collect-tool-schemas.js';
-import { dispatchToolCalls, type FunctionCallItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
+import { dispatchToolCalls, type FunctionCallItem, type FunctionCallOutputItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
 import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from './expand-parallel-wrapper.js';
 import type { ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
 import { describeThrown } from './describe-thrown.js';
@@ -324,7 +324,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
             },
             onCallCompleted: (outcome) => {
               if (outcome.pending !== undefined) return;
-              if (!started.has(outcome.callId)) emit(activityStarted(step, outcome, outcome.label, outcome.tool?.executionMode ?? 'parallel', outcome.tool));
+              if (!started.has(outcome.callId)) {
+                const call = calls.find((candidate) => candidate.call_id === outcome.callId);
+                emit(activityStarted(step, { ...outcome, ...(call === undefined ? {} : { arguments: call.arguments }) }, outcome.label, outcome.tool?.executionMode ?? 'parallel', outcome.tool));
+              }
               emit(activityCompleted(step, outcome));
               for (const event of outcome.result?.presentation ?? []) {
                 emit({ type: 'presentation', step, callId: outcome.callId, toolName: outcome.name, event });
@@ -367,7 +370,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
 function activityStarted(
   step: number,
-  call: { call_id?: string; callId?: string; name: string; namespace?: string | undefined | null },
+  call: { call_id?: string; callId?: string; name: string; namespace?: string | undefined | null; arguments?: string },
   label: string,
   executionMode: 'parallel' | 'sequential',
   tool: AnyWorkerAgentTool | undefined,
@@ -383,6 +386,7 @@ function activityStarted(
     isDestructive: tool?.isDestructive ?? false,
   };
   if (typeof call.namespace === 'string' && call.namespace !== '') event.namespace = call.namespace;
+  if (typeof call.arguments === 'string') event.arguments = call.arguments;
   return event;
 }
 
@@ -401,9 +405,16 @@ function activityCompleted(step: number, outcome: ToolCallOutcome): AgentEvent {
   };
   if (outcome.namespace !== undefined) event.namespace = outcome.namespace;
   if (outcome.error !== undefined) event.error = outcome.error;
+  if (outcome.pending === undefined) event.output = outputAsText(outcome.output.output);
   if (outcome.result?.completeActorEvent !== undefined) event.completeActorEvent = outcome.result.completeActorEvent;
   if (outcome.result?.details !== undefined) event.details = outcome.result.details;
   return event;
+}
+
+/** A call's output as text: a string as it is, content parts joined (an image part is `[image]`). */
+function outputAsText(output: FunctionCallOutputItem['output']): string {
+  if (typeof output === 'string') return output;
+  return output.map((part) => (part.type === 'input_text' ? part.text : `[${part.type === 'input_image' ? 'image' : 'file'}]`)).join('\n');
 }
 
 /** Outputs for the calls of a cut-off response: none was run; the model is told why and asked to call again. */
