@@ -61,6 +61,8 @@ export { answerToolSearch, DEFAULT_TOOL_SEARCH_LIMIT } from './answer-tool-searc
 export type { AnswerToolSearchOptions, ToolSearchAnswer, ToolSearchCallItem, ToolSearchOutputItem } from './answer-tool-search.js';
 export type { AgentLoopOptions, AgentLoopResult } from './run-agent-loop.js';
 export type { ActivityStatus, AgentEvent, AgentEventType, TokenUsage, TurnEndReason } from './agent-events.js';
+export { boundEvent, DEFAULT_MAX_EVENT_STRING_CHARS } from './bound-event.js';
+export type { BoundEvent } from './bound-event.js';
 export type {
   MessagePhase,
   ModelCallOptions,
