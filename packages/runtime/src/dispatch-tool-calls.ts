@@ -101,10 +101,8 @@ interface PreparedCall {
   failure: ToolCallOutcome | undefined;
 }
 
-/** A running call that the turn's abort can end. */
-interface RunningCall {
-  abort: () => void;
-}
+/** Receives the outcome of the call at `index` of the dispatch, exactly once. */
+type Settle = (index: number, outcome: ToolCallOutcome) => void;
 
 /** What one dispatch shares between its calls. */
 interface DispatchState {
@@ -115,6 +113,10 @@ interface DispatchState {
   maxConcurrency: number;
   /** A call was held: later sequential calls and everything after them wait (are deferred). */
   holding: boolean;
+  /** Pending calls whose timeout timer is not armed yet (see `watchTimeout`). */
+  unarmed: RunningCall[];
+  /** The one `setImmediate` that arms the timers of `unarmed`, when scheduled. */
+  armer: ReturnType<typeof setImmediate> | undefined;
 }
 
 /**
@@ -141,6 +143,8 @@ export async function dispatchToolCalls(
     aborted: options.signal?.aborted === true,
     maxConcurrency: normaliseConcurrency(options.maxConcurrency),
     holding: false,
+    unarmed: [],
+    armer: undefined,
   };
   const signal = options.signal;
   const onAbort = (): void => {
@@ -149,24 +153,19 @@ export async function dispatchToolCalls(
   };
   if (signal !== undefined && !state.aborted) signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const prepared = calls.map((call) => prepareCall(call, toolMap));
+    const prepared = new Array<PreparedCall>(calls.length);
+    for (let index = 0; index < calls.length; index += 1) prepared[index] = prepareCall(calls[index] as FunctionCallItem, toolMap);
     let index = 0;
     while (index < prepared.length) {
-      const first = prepared[index] as PreparedCall;
       if (state.holding) {
         for (; index < prepared.length; index += 1) record(state, index, await deferredOutcome(prepared[index] as PreparedCall, state));
         break;
       }
-      if (first.tool !== undefined && first.failure === undefined && first.tool.executionMode === 'sequential') {
-        if (state.aborted) record(state, index, abortedOutcome(first, false, 0));
-        else record(state, index, await gatedRun(first, state));
-        index += 1;
-        continue;
-      }
-      // A run of parallel calls (calls that cannot run are part of it: they finish at once).
+      // A sequential call alone, or a run of parallel calls (calls that cannot run are part of it: they finish at once).
       let end = index + 1;
-      while (end < prepared.length && !isSequential(prepared[end] as PreparedCall)) end += 1;
-      await runParallel(prepared, index, end, state);
+      if (!isSequential(prepared[index] as PreparedCall)) while (end < prepared.length && !isSequential(prepared[end] as PreparedCall)) end += 1;
+      const pending = runCalls(prepared, index, end, state);
+      if (pending !== undefined) await pending;
       index = end;
     }
   } finally {
@@ -185,57 +184,96 @@ function normaliseConcurrency(value: number | undefined): number {
   return Math.floor(value);
 }
 
-/** Runs `prepared[start..end)` with at most `maxConcurrency` calls in flight; resolves when all are recorded. */
-function runParallel(prepared: readonly PreparedCall[], start: number, end: number, state: DispatchState): Promise<void> {
-  return new Promise((resolve) => {
-    let next = start;
-    let active = 0;
-    let done = start;
-    const launch = (): void => {
-      while (active < state.maxConcurrency && next < end) {
-        const index = next;
-        next += 1;
-        const item = prepared[index] as PreparedCall;
-        if (state.aborted) {
-          record(state, index, abortedOutcome(item, false, 0));
-          done += 1;
-        } else if (item.failure !== undefined) {
-          record(state, index, item.failure);
-          done += 1;
-        } else {
-          active += 1;
-          void gatedRun(item, state).then((outcome) => {
-            record(state, index, outcome);
-            active -= 1;
-            done += 1;
-            launch();
-          });
-        }
-      }
-      if (done === end && active === 0) resolve();
-    };
+/**
+ * Runs `prepared[start..end)` with at most `maxConcurrency` calls in flight and records each outcome. Returns
+ * `undefined` when every call ended synchronously (no promise is made), else a promise of the last one's end.
+ */
+function runCalls(prepared: readonly PreparedCall[], start: number, end: number, state: DispatchState): Promise<void> | undefined {
+  let next = start;
+  let active = 0;
+  let done = start;
+  let launching = false;
+  let allDone: (() => void) | undefined;
+  const settle: Settle = (index, outcome) => {
+    record(state, index, outcome);
+    active -= 1;
+    done += 1;
     launch();
+  };
+  const launch = (): void => {
+    // A call that ends synchronously settles inside the loop below: the loop goes on, no recursion.
+    if (launching) return;
+    launching = true;
+    while (active < state.maxConcurrency && next < end) {
+      const index = next;
+      next += 1;
+      const item = prepared[index] as PreparedCall;
+      if (state.aborted) {
+        record(state, index, abortedOutcome(item, false, 0));
+        done += 1;
+      } else if (item.failure !== undefined) {
+        record(state, index, item.failure);
+        done += 1;
+      } else {
+        active += 1;
+        gatedRun(item, index, state, settle);
+      }
+    }
+    launching = false;
+    if (done === end && allDone !== undefined) allDone();
+  };
+  launch();
+  if (done === end) return undefined;
+  return new Promise((resolve) => {
+    allDone = resolve;
   });
 }
 
-/** Asks the gate (when there is one), then runs the call, or records its denial or hold. */
-async function gatedRun(prepared: PreparedCall, state: DispatchState): Promise<ToolCallOutcome> {
+/** Asks the gate (when there is one; a synchronous answer is used at once), then runs the call, or settles its denial or hold. */
+function gatedRun(prepared: PreparedCall, index: number, state: DispatchState, settle: Settle): void {
   const gate = state.options.gate;
-  if (gate !== undefined) {
-    let answer: CallGateAnswer;
-    try {
-      answer = await gate(prepared.call, prepared.tool as AnyWorkerAgentTool, prepared.params, prepared.label);
-    } catch (thrown) {
-      answer = { action: 'deny', reason: `the approval check failed (${describeThrown(thrown)})` };
-    }
-    if (state.aborted) return abortedOutcome(prepared, false, 0);
-    if (answer.action === 'deny') return deniedOutcome(prepared, answer.reason);
-    if (answer.action === 'hold') {
-      state.holding = true;
-      return { ...pendingOutcome(prepared, 'held'), params: prepared.params };
-    }
+  if (gate === undefined) {
+    runCall(prepared, index, state, settle);
+    return;
   }
-  return runCall(prepared, state);
+  let answer: CallGateAnswer | PromiseLike<CallGateAnswer>;
+  try {
+    answer = gate(prepared.call, prepared.tool as AnyWorkerAgentTool, prepared.params, prepared.label);
+  } catch (thrown) {
+    answer = gateFailure(thrown);
+  }
+  if (isPromiseLike(answer)) {
+    Promise.resolve(answer).then(
+      (resolved) => afterGate(prepared, index, state, settle, resolved),
+      (thrown: unknown) => afterGate(prepared, index, state, settle, gateFailure(thrown)),
+    );
+  } else {
+    afterGate(prepared, index, state, settle, answer);
+  }
+}
+
+function afterGate(prepared: PreparedCall, index: number, state: DispatchState, settle: Settle, answer: CallGateAnswer): void {
+  if (state.aborted) settle(index, abortedOutcome(prepared, false, 0));
+  else if (!isGateAnswer(answer)) settle(index, deniedOutcome(prepared, 'the approval check gave no answer'));
+  else if (answer.action === 'deny') settle(index, deniedOutcome(prepared, answer.reason));
+  else if (answer.action === 'hold') {
+    state.holding = true;
+    const outcome = pendingOutcome(prepared, 'held');
+    outcome.params = prepared.params;
+    settle(index, outcome);
+  } else runCall(prepared, index, state, settle);
+}
+
+function gateFailure(thrown: unknown): CallGateAnswer {
+  return { action: 'deny', reason: `the approval check failed (${describeThrown(thrown)})` };
+}
+
+function isGateAnswer(answer: unknown): answer is CallGateAnswer {
+  return typeof answer === 'object' && answer !== null && typeof (answer as { action?: unknown }).action === 'string';
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
 /**
@@ -249,10 +287,15 @@ async function deferredOutcome(prepared: PreparedCall, state: DispatchState): Pr
   try {
     answer = await gate(prepared.call, prepared.tool as AnyWorkerAgentTool, prepared.params, prepared.label);
   } catch (thrown) {
-    answer = { action: 'deny', reason: `the approval check failed (${describeThrown(thrown)})` };
+    answer = gateFailure(thrown);
   }
+  if (!isGateAnswer(answer)) return deniedOutcome(prepared, 'the approval check gave no answer');
   if (answer.action === 'deny') return deniedOutcome(prepared, answer.reason);
-  if (answer.action === 'hold') return { ...pendingOutcome(prepared, 'held'), params: prepared.params };
+  if (answer.action === 'hold') {
+    const outcome = pendingOutcome(prepared, 'held');
+    outcome.params = prepared.params;
+    return outcome;
+  }
   return pendingOutcome(prepared, 'deferred');
 }
 
@@ -263,19 +306,14 @@ export function declinedMessage(calledName: string, reason: string | undefined):
 }
 
 function deniedOutcome(prepared: PreparedCall, reason: string | undefined): ToolCallOutcome {
-  const calledName = prepared.call.namespace ? `${prepared.call.namespace}.${prepared.call.name}` : prepared.call.name;
-  const outcome = failedOutcome(prepared.call, prepared.tool, prepared.label, declinedMessage(calledName, reason), prepared.repairs);
-  return outcome;
+  return failedOutcome(prepared.call, prepared.tool, prepared.label, declinedMessage(calledNameOf(prepared.call), reason), prepared.repairs);
 }
 
 function pendingOutcome(prepared: PreparedCall, pending: 'held' | 'deferred'): ToolCallOutcome {
-  return {
-    ...baseOutcome(prepared.call, prepared.tool, prepared.label),
-    repairs: prepared.repairs,
-    status: 'error',
-    output: { type: 'function_call_output', call_id: prepared.call.call_id, output: '' },
-    pending,
-  };
+  const call = prepared.call;
+  const outcome = newOutcome(call, prepared.tool, prepared.label, 'error', { type: 'function_call_output', call_id: call.call_id, output: '' }, prepared.repairs, false, 0);
+  outcome.pending = pending;
+  return outcome;
 }
 
 function record(state: DispatchState, index: number, outcome: ToolCallOutcome): void {
@@ -292,9 +330,8 @@ function record(state: DispatchState, index: number, outcome: ToolCallOutcome): 
 
 /** Looks the tool up and validates the arguments; a call that cannot run gets its failure outcome here. */
 function prepareCall(call: FunctionCallItem, toolMap: ReadonlyMap<string, AnyWorkerAgentTool>): PreparedCall {
-  const namespace = call.namespace === undefined || call.namespace === null || call.namespace === '' ? undefined : call.namespace;
-  const tool = toolMap.get(namespace === undefined ? call.name : `${namespace}.${call.name}`);
-  const calledName = namespace === undefined ? call.name : `${namespace}.${call.name}`;
+  const calledName = calledNameOf(call);
+  const tool = toolMap.get(calledName);
   if (tool === undefined) {
     const message = unknownToolMessage(calledName, toolMap);
     return { call, tool, params: undefined, repairs: [], label: calledName, failure: failedOutcome(call, undefined, calledName, message, []) };
@@ -310,8 +347,14 @@ function prepareCall(call: FunctionCallItem, toolMap: ReadonlyMap<string, AnyWor
     const message = `invalid arguments for tool "${calledName}": ${validation.message}`;
     return { call, tool, params: undefined, repairs: [], label: calledName, failure: failedOutcome(call, tool, calledName, message, []) };
   }
-  const label = safeLabel(() => tool.describeActivity(validation.params), calledName);
+  const label = activityLabel(tool, validation.params, calledName);
   return { call, tool, params: validation.params, repairs: validation.repairs, label, failure: undefined };
+}
+
+/** The name as the model called it: `namespace.name`, or `name` without a namespace. */
+function calledNameOf(call: FunctionCallItem): string {
+  const namespace = call.namespace;
+  return namespace === undefined || namespace === null || namespace === '' ? call.name : `${namespace}.${call.name}`;
 }
 
 function unknownToolMessage(calledName: string, toolMap: ReadonlyMap<string, AnyWorkerAgentTool>): string {
@@ -322,25 +365,52 @@ function unknownToolMessage(calledName: string, toolMap: ReadonlyMap<string, Any
   return `unknown tool "${calledName}". Call one of the available tools: ${listed}${more}.`;
 }
 
-function safeLabel(describe: () => unknown, fallback: string): string {
+/** `describeActivity(params)`, or `fallback` when it throws or gives no text. */
+function activityLabel(tool: AnyWorkerAgentTool, params: unknown, fallback: string): string {
   try {
-    const label = describe();
-    return typeof label === 'string' && label !== '' ? label : fallback;
+    return labelOr(tool.describeActivity(params), fallback);
   } catch {
     return fallback;
   }
 }
 
-function baseOutcome(call: FunctionCallItem, tool: AnyWorkerAgentTool | undefined, label: string): Omit<ToolCallOutcome, 'status' | 'output'> {
-  const outcome: Omit<ToolCallOutcome, 'status' | 'output'> = {
+/** `describeCompletedActivity(params, result)` when the tool has one, else (or when it throws or gives no text) `label`. */
+function completedLabel(tool: AnyWorkerAgentTool, params: unknown, result: AgentToolResult, label: string): string {
+  const describeCompleted = tool.describeCompletedActivity;
+  if (describeCompleted === undefined) return label;
+  try {
+    return labelOr(describeCompleted(params, result), label);
+  } catch {
+    return label;
+  }
+}
+
+function labelOr(label: unknown, fallback: string): string {
+  return typeof label === 'string' && label !== '' ? label : fallback;
+}
+
+/** An outcome with every field that always exists set (in one shape); the callers add the optional ones. */
+function newOutcome(
+  call: FunctionCallItem,
+  tool: AnyWorkerAgentTool | undefined,
+  label: string,
+  status: ActivityStatus,
+  output: FunctionCallOutputItem,
+  repairs: ArgumentRepair[],
+  started: boolean,
+  durationMs: number,
+): ToolCallOutcome {
+  const outcome: ToolCallOutcome = {
     callId: call.call_id,
     name: call.name,
     label,
     completedLabel: label,
-    repairs: [],
-    durationMs: 0,
+    repairs,
+    durationMs,
     terminateTurn: false,
-    started: false,
+    started,
+    status,
+    output,
   };
   if (call.namespace !== undefined && call.namespace !== null && call.namespace !== '') outcome.namespace = call.namespace;
   if (tool !== undefined) outcome.tool = tool;
@@ -355,19 +425,17 @@ function failedOutcome(
   repairs: ArgumentRepair[],
 ): ToolCallOutcome {
   const output = errorOutputItem(call.call_id, message);
-  return { ...baseOutcome(call, tool, label), repairs, status: 'error', output, error: output.output as string };
+  const outcome = newOutcome(call, tool, label, 'error', output, repairs, false, 0);
+  outcome.error = output.output as string;
+  return outcome;
 }
 
 function abortedOutcome(prepared: PreparedCall, started: boolean, durationMs: number): ToolCallOutcome {
-  return {
-    ...baseOutcome(prepared.call, prepared.tool, prepared.label),
-    repairs: prepared.repairs,
-    status: 'aborted',
-    output: { type: 'function_call_output', call_id: prepared.call.call_id, output: ABORTED_OUTPUT },
-    error: ABORTED_OUTPUT,
-    started,
-    durationMs,
-  };
+  const call = prepared.call;
+  const output: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: ABORTED_OUTPUT };
+  const outcome = newOutcome(call, prepared.tool, prepared.label, 'aborted', output, prepared.repairs, started, durationMs);
+  outcome.error = ABORTED_OUTPUT;
+  return outcome;
 }
 
 function timeoutFor(tool: AnyWorkerAgentTool, options: DispatchOptions): number {
@@ -376,134 +444,189 @@ function timeoutFor(tool: AnyWorkerAgentTool, options: DispatchOptions): number 
 }
 
 /**
- * Runs one validated call under its timeout and the turn's abort; always resolves with an outcome.
- * The tool's `AbortController` is made only when the tool reads `context.signal` (making an `AbortSignal` costs
- * more than the rest of a call), and the timer only when `execute` returns a pending promise.
+ * One started call that the turn's abort or its timeout can end. The tool's `AbortController` is made only when the
+ * tool reads `context.signal` (making an `AbortSignal` costs more than the rest of a call).
  */
-function runCall(prepared: PreparedCall, state: DispatchState): Promise<ToolCallOutcome> {
+class RunningCall {
+  controller: AbortController | undefined = undefined;
+  abortReason: Error | undefined = undefined;
+  settled = false;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  timeoutMs = 0;
+  readonly startedAt = performance.now();
+
+  constructor(
+    readonly prepared: PreparedCall,
+    readonly index: number,
+    readonly state: DispatchState,
+    readonly settle: Settle,
+  ) {}
+
+  /** The signal the tool gets (made on first use, aborted already when the call was). */
+  signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.abortReason !== undefined) this.controller.abort(this.abortReason);
+    }
+    return this.controller.signal;
+  }
+
+  /** The turn aborted: the tool's signal aborts and the call ends at once with an aborted output. */
+  abort(): void {
+    this.abortTool(new ToolAbortedError((this.prepared.tool as AnyWorkerAgentTool).name));
+    this.finish(abortedOutcome(this.prepared, true, this.elapsed()));
+  }
+
+  /** The timeout passed: the tool's signal aborts with a `ToolTimeoutError` and the call ends with a timeout output. */
+  timedOut(): void {
+    const prepared = this.prepared;
+    const error = new ToolTimeoutError((prepared.tool as AnyWorkerAgentTool).name, this.timeoutMs);
+    this.abortTool(error);
+    const output = errorOutputItem(prepared.call.call_id, `${error.message} Try again with a smaller task, or do without this tool.`);
+    const outcome = newOutcome(prepared.call, prepared.tool, prepared.label, 'timeout', output, prepared.repairs, true, this.elapsed());
+    outcome.error = error.message;
+    this.finish(outcome);
+  }
+
+  returned(result: unknown): void {
+    if (!this.settled) this.finish(resultOutcome(this.prepared, result, this.elapsed()));
+  }
+
+  threw(thrown: unknown): void {
+    if (!this.settled) this.finish(thrownOutcome(this.prepared, thrown, this.elapsed()));
+  }
+
+  /** Arms the timeout timer for what is left of `timeoutMs` (see `watchTimeout`). */
+  armTimer(now: number): void {
+    if (this.settled) return;
+    this.timer = setTimeout(() => this.timedOut(), Math.max(0, this.timeoutMs - (now - this.startedAt)));
+  }
+
+  finish(outcome: ToolCallOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    const state = this.state;
+    state.running.delete(this);
+    if (state.running.size === 0 && state.armer !== undefined) {
+      clearImmediate(state.armer);
+      state.armer = undefined;
+      state.unarmed.length = 0;
+    }
+    this.settle(this.index, outcome);
+  }
+
+  elapsed(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  private abortTool(reason: Error): void {
+    this.abortReason ??= reason;
+    this.controller?.abort(reason);
+  }
+}
+
+/** The `context` a tool's `execute` gets; `signal` is made on first read. */
+class CallContext implements ToolExecutionContext {
+  declare namespace?: string;
+  readonly #running: RunningCall;
+
+  constructor(
+    running: RunningCall,
+    readonly callId: string,
+    readonly toolName: string,
+    namespace: string | undefined,
+  ) {
+    this.#running = running;
+    if (namespace !== undefined) this.namespace = namespace;
+  }
+
+  get signal(): AbortSignal {
+    return this.#running.signal();
+  }
+}
+
+/**
+ * The timeout of a call whose `execute` returned a pending promise. The timer is armed only when the call is still
+ * running after the current macrotask (one `setImmediate` per dispatch checks them all), for what is left of the
+ * timeout: a call that ends within the microtasks of its start (an async tool that needs no I/O) never gets a timer.
+ */
+function watchTimeout(running: RunningCall, state: DispatchState): void {
+  state.unarmed.push(running);
+  state.armer ??= setImmediate(armTimers, state);
+}
+
+function armTimers(state: DispatchState): void {
+  state.armer = undefined;
+  const unarmed = state.unarmed;
+  state.unarmed = [];
+  const now = performance.now();
+  for (const running of unarmed) running.armTimer(now);
+}
+
+/** Runs one validated call under its timeout and the turn's abort; settles exactly once (at once when `execute` does not return a promise). */
+function runCall(prepared: PreparedCall, index: number, state: DispatchState, settle: Settle): void {
   const tool = prepared.tool as AnyWorkerAgentTool;
   const call = prepared.call;
   const options = state.options;
-  return new Promise((resolve) => {
-    const startedAt = performance.now();
-    let controller: AbortController | undefined;
-    let abortReason: Error | undefined;
-    let settled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const abortTool = (reason: Error): void => {
-      abortReason ??= reason;
-      controller?.abort(reason);
-    };
-    const running: RunningCall = {
-      abort: () => {
-        abortTool(new ToolAbortedError(tool.name));
-        finish(abortedOutcome(prepared, true, performance.now() - startedAt));
-      },
-    };
-    const finish = (outcome: ToolCallOutcome): void => {
-      if (settled) return;
-      settled = true;
-      if (timer !== undefined) clearTimeout(timer);
-      state.running.delete(running);
-      resolve(outcome);
-    };
-    state.running.add(running);
-    const onCallStarted = options.onCallStarted;
-    if (onCallStarted !== undefined) {
-      try {
-        onCallStarted(call, tool, prepared.label);
-      } catch {
-        // Observers cannot break the dispatch.
-      }
-    }
-    const context: ToolExecutionContext = {
-      get signal(): AbortSignal {
-        if (controller === undefined) {
-          controller = new AbortController();
-          if (abortReason !== undefined) controller.abort(abortReason);
-        }
-        return controller.signal;
-      },
-      callId: call.call_id,
-      toolName: tool.name,
-    };
-    if (tool.namespace !== undefined) context.namespace = tool.namespace;
-    let returned: unknown;
+  const running = new RunningCall(prepared, index, state, settle);
+  state.running.add(running);
+  const onCallStarted = options.onCallStarted;
+  if (onCallStarted !== undefined) {
     try {
-      returned = tool.execute(prepared.params, context);
-    } catch (thrown) {
-      finish(thrownOutcome(prepared, thrown, performance.now() - startedAt));
-      return;
+      onCallStarted(call, tool, prepared.label);
+    } catch {
+      // Observers cannot break the dispatch.
     }
-    if (returned === null || typeof returned !== 'object' || typeof (returned as PromiseLike<unknown>).then !== 'function') {
-      finish(resultOutcome(prepared, returned, performance.now() - startedAt));
-      return;
-    }
-    if (settled) return;
-    const timeoutMs = timeoutFor(tool, options);
-    if (timeoutMs < MAX_TIMER_MS) {
-      timer = setTimeout(() => {
-        const error = new ToolTimeoutError(tool.name, timeoutMs);
-        abortTool(error);
-        const output = errorOutputItem(call.call_id, `${error.message} Try again with a smaller task, or do without this tool.`);
-        finish({
-          ...baseOutcome(call, tool, prepared.label),
-          repairs: prepared.repairs,
-          status: 'timeout',
-          output,
-          error: error.message,
-          started: true,
-          durationMs: performance.now() - startedAt,
-        });
-      }, timeoutMs);
-    }
-    (returned as PromiseLike<unknown>).then(
-      (result) => finish(resultOutcome(prepared, result, performance.now() - startedAt)),
-      (thrown: unknown) => finish(thrownOutcome(prepared, thrown, performance.now() - startedAt)),
-    );
-  });
+  }
+  let returned: unknown;
+  try {
+    returned = tool.execute(prepared.params, new CallContext(running, call.call_id, tool.name, tool.namespace));
+  } catch (thrown) {
+    running.threw(thrown);
+    return;
+  }
+  if (!isPromiseLike(returned)) {
+    running.returned(returned);
+    return;
+  }
+  if (running.settled) return;
+  returned.then(
+    (result) => running.returned(result),
+    (thrown: unknown) => running.threw(thrown),
+  );
+  const timeoutMs = timeoutFor(tool, options);
+  if (timeoutMs < MAX_TIMER_MS) {
+    running.timeoutMs = timeoutMs;
+    watchTimeout(running, state);
+  }
 }
 
 function thrownOutcome(prepared: PreparedCall, thrown: unknown, durationMs: number): ToolCallOutcome {
-  const calledName = prepared.call.namespace ? `${prepared.call.namespace}.${prepared.call.name}` : prepared.call.name;
   const message = describeThrown(thrown);
-  const output = errorOutputItem(prepared.call.call_id, `tool "${calledName}" failed: ${message}`);
-  return {
-    ...baseOutcome(prepared.call, prepared.tool, prepared.label),
-    repairs: prepared.repairs,
-    status: 'error',
-    output,
-    error: message,
-    started: true,
-    durationMs,
-  };
+  const output = errorOutputItem(prepared.call.call_id, `tool "${calledNameOf(prepared.call)}" failed: ${message}`);
+  const outcome = newOutcome(prepared.call, prepared.tool, prepared.label, 'error', output, prepared.repairs, true, durationMs);
+  outcome.error = message;
+  return outcome;
 }
 
 function resultOutcome(prepared: PreparedCall, returned: unknown, durationMs: number): ToolCallOutcome {
   if (returned === null || typeof returned !== 'object' || !isToolContent((returned as { content?: unknown }).content)) {
-    const calledName = prepared.call.namespace ? `${prepared.call.namespace}.${prepared.call.name}` : prepared.call.name;
     return thrownOutcome(
       prepared,
-      new Error(`it returned no valid result (expected { content: string | input_text/input_image parts }); this is a bug in the tool "${calledName}"`),
+      new Error(
+        `it returned no valid result (expected { content: string | input_text/input_image parts }); this is a bug in the tool "${calledNameOf(prepared.call)}"`,
+      ),
       durationMs,
     );
   }
   const result = returned as AgentToolResult;
   const tool = prepared.tool as AnyWorkerAgentTool;
-  const describeCompleted = tool.describeCompletedActivity;
-  const completedLabel =
-    describeCompleted === undefined ? prepared.label : safeLabel(() => describeCompleted(prepared.params, result), prepared.label);
-  const outcome: ToolCallOutcome = {
-    ...baseOutcome(prepared.call, tool, prepared.label),
-    completedLabel,
-    repairs: prepared.repairs,
-    status: result.isError === true ? 'error' : 'success',
-    output: toolOutputItem(prepared.call.call_id, result.content),
-    result,
-    started: true,
-    durationMs,
-    terminateTurn: result.terminateTurn === true,
-  };
-  if (result.isError === true) outcome.error = typeof result.content === 'string' ? result.content : 'The tool reported an error.';
+  const isError = result.isError === true;
+  const outcome = newOutcome(prepared.call, tool, prepared.label, isError ? 'error' : 'success', toolOutputItem(prepared.call.call_id, result.content), prepared.repairs, true, durationMs);
+  outcome.completedLabel = completedLabel(tool, prepared.params, result, prepared.label);
+  outcome.terminateTurn = result.terminateTurn === true;
+  outcome.result = result;
+  if (isError) outcome.error = typeof result.content === 'string' ? result.content : 'The tool reported an error.';
   return outcome;
 }
