@@ -1,4 +1,5 @@
 import type { BrainApi } from './brain-client.js';
+import type { TranscriptApi } from './transcript-client.js';
 import type { AdvanceApi, TaskWorkApi, WorkflowApi } from './workflow-client.js';
 
 /** `active` until cancelled, or `completed` once a one-time schedule has fired. */
@@ -213,4 +214,6 @@ export interface ControlPlaneClient {
   readonly brain: BrainApi;
   /** Approvals of calls held by paused jobs (agent-scoped). */
   readonly approvals: ApprovalApi;
+  /** Turn transcripts of jobs and workflow tasks: workers append, agents read (`get` is agent-scoped). */
+  readonly transcripts: TranscriptApi;
 }

@@ -10,6 +10,8 @@ import { createPGliteDriver } from './pglite-driver.js';
 import { createPostgresDriver } from './postgres-driver.js';
 import { createScheduleApi } from './schedule-api.js';
 import type { SqlDriver } from './sql-driver.js';
+import { createTranscriptApi } from './transcript-api.js';
+import { DEFAULT_TRANSCRIPT_LIMITS, type TranscriptLimits } from './transcript-client.js';
 import { startTurnQueue } from './turn-queue.js';
 import { createWorkApi } from './work-api.js';
 import { repeatDuty, type RepeatingDuty } from './repeat-duty.js';
@@ -55,6 +57,8 @@ export interface ControlPlaneOptions {
   onError?: (error: unknown) => void;
   /** The workflow engine's limits (sandbox memory and CPU time, caps, task and advance leases); see `WorkflowLimits`. */
   workflowLimits?: Partial<WorkflowLimits>;
+  /** The size bounds of each turn transcript (default `DEFAULT_TRANSCRIPT_LIMITS`: 1 MiB, strings of 8 000 characters). */
+  transcriptLimits?: Partial<TranscriptLimits>;
 }
 
 /** A running control plane: the client and its lifecycle. */
@@ -127,6 +131,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     ...createWorkflowEngine({ driver, schema, queue: turnQueue, limits: { ...DEFAULT_WORKFLOW_LIMITS, ...options.workflowLimits } }),
     brain: createBrainApi({ driver, schema }),
     approvals: createApprovalApi({ driver, schema, queue: turnQueue }),
+    transcripts: createTranscriptApi({ driver, schema, limits: { ...DEFAULT_TRANSCRIPT_LIMITS, ...options.transcriptLimits } }),
   });
 
   const fire = () => fireDueSchedules({ driver, schema, queue: turnQueue });

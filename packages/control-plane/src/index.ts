@@ -57,6 +57,9 @@ export type {
   WorkflowStatus,
 } from './workflow-client.js';
 export { DEFAULT_WORKFLOW_LIMITS } from './workflow-limits.js';
+export { DEFAULT_TRANSCRIPT_LIMITS } from './transcript-client.js';
+export type { TranscriptApi, TranscriptAppendResult, TranscriptAttempt, TranscriptEntry, TranscriptLimits, TranscriptRecord } from './transcript-client.js';
+export { MAX_TRANSCRIPT_BATCH } from './transcript-input-schemas.js';
 export type { WorkflowLimits } from './workflow-limits.js';
 export { watchTaskLease } from './watch-task-lease.js';
 export type { TaskLease, WatchTaskLeaseOptions } from './watch-task-lease.js';

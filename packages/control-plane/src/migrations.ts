@@ -182,6 +182,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX approval_agent_idx ON {schema}.approval (agent_id, status, created_at);
     `,
   },
+  {
+    version: 6,
+    name: 'turn transcripts',
+    // One transcript per claim of a job or a workflow task (found again by the claim's lease token), its events one row
+    // each, in order; the counters say what the size bound left out or cut.
+    sql: `
+      CREATE TABLE {schema}.transcript (
+        id uuid PRIMARY KEY,
+        agent_id text NOT NULL,
+        job_id uuid REFERENCES {schema}.job (id) ON DELETE CASCADE,
+        task_id uuid REFERENCES {schema}.task (id) ON DELETE CASCADE,
+        attempt integer NOT NULL,
+        worker_id text,
+        lease_token uuid NOT NULL UNIQUE,
+        received integer NOT NULL DEFAULT 0,
+        kept integer NOT NULL DEFAULT 0,
+        bytes integer NOT NULL DEFAULT 0,
+        dropped integer NOT NULL DEFAULT 0,
+        truncated integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        CHECK ((job_id IS NULL) <> (task_id IS NULL))
+      );
+      CREATE INDEX transcript_job_idx ON {schema}.transcript (job_id, attempt) WHERE job_id IS NOT NULL;
+      CREATE INDEX transcript_task_idx ON {schema}.transcript (task_id, attempt) WHERE task_id IS NOT NULL;
+      CREATE TABLE {schema}.transcript_event (
+        transcript_id uuid NOT NULL REFERENCES {schema}.transcript (id) ON DELETE CASCADE,
+        sequence integer NOT NULL,
+        time text NOT NULL,
+        event json NOT NULL,
+        PRIMARY KEY (transcript_id, sequence)
+      );
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

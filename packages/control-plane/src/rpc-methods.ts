@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { brainInputSchemas } from './brain-input-schemas.js';
 import { inputSchemas } from './input-schemas.js';
+import { transcriptInputSchemas } from './transcript-input-schemas.js';
 import { workflowInputSchemas } from './workflow-input-schemas.js';
 
 /** How one `ControlPlaneClient` call travels over HTTP (`POST /v1/<api>/<method>`). */
@@ -61,6 +62,8 @@ export const RPC_METHODS = {
   'brain.listPages': agent(brainInputSchemas.listPages, true),
   'brain.recall': agent(brainInputSchemas.recall, true),
   'brain.importPages': agent(brainInputSchemas.importPages, false),
+  'transcripts.append': work(transcriptInputSchemas.append, true),
+  'transcripts.get': agent(transcriptInputSchemas.get, true),
 } as const satisfies Record<string, RpcMethod>;
 
 /** A call's name, `<api>.<method>`. */
