@@ -63,10 +63,13 @@ export interface ApprovalGateOptions {
 /**
  * The dispatch gate of one step: calls needing no approval run; a held call decided on resume follows its decision;
  * the others are put to the policy (no policy: they run), with `approval.requested` / `approval.decided` events.
+ * Answers at once (no promise) unless the policy is asked.
  */
 export function approvalGate(options: ApprovalGateOptions) {
   const { policy, step, emit } = options;
-  return async (call: FunctionCallItem, tool: AnyWorkerAgentTool, params: unknown, label: string): Promise<CallGateAnswer> => {
+  return (call: FunctionCallItem, tool: AnyWorkerAgentTool, params: unknown, label: string): CallGateAnswer | Promise<CallGateAnswer> => {
+    const held = options.held?.has(call.call_id) === true;
+    if (!held && (policy === undefined || !callNeedsApproval(tool, params))) return RUN;
     const base = {
       step,
       callId: call.call_id,
@@ -74,30 +77,42 @@ export function approvalGate(options: ApprovalGateOptions) {
       ...(typeof call.namespace === 'string' && call.namespace !== '' ? { namespace: call.namespace } : {}),
       label,
     };
-    const decided = options.decisions?.[call.call_id];
-    if (options.held?.has(call.call_id) === true) {
+    if (held) {
+      const decided = options.decisions?.[call.call_id];
       if (decided === undefined) return { action: 'hold' };
       const reason = decided.approved ? undefined : decided.reason;
       emit({ type: 'approval.decided', ...base, decision: decided.approved ? 'approved' : 'denied', ...(reason === undefined ? {} : { reason }) });
       return decided.approved ? { action: 'run' } : { action: 'deny', ...(reason === undefined ? {} : { reason }) };
     }
-    if (policy === undefined || !callNeedsApproval(tool, params)) return { action: 'run' };
-    emit({ type: 'approval.requested', ...base, params, isReadOnly: tool.isReadOnly, isDestructive: tool.isDestructive });
-    let decision: ApprovalDecision;
-    try {
-      decision = await policy({ callId: call.call_id, toolName: call.name, ...(base.namespace === undefined ? {} : { namespace: base.namespace }), tool, params, label, step });
-    } catch (thrown) {
-      decision = { action: 'deny', reason: `the approval policy failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
-    }
-    if (decision.action === 'allow') {
-      emit({ type: 'approval.decided', ...base, decision: 'approved' });
-      return { action: 'run' };
-    }
-    if (decision.action === 'deny') {
-      emit({ type: 'approval.decided', ...base, decision: 'denied', ...(decision.reason === undefined ? {} : { reason: decision.reason }) });
-      return { action: 'deny', ...(decision.reason === undefined ? {} : { reason: decision.reason }) };
-    }
-    emit({ type: 'approval.decided', ...base, decision: 'held' });
-    return { action: 'hold' };
+    return askPolicy(policy as ApprovalPolicy, base, tool, params, emit);
   };
+}
+
+const RUN: CallGateAnswer = Object.freeze({ action: 'run' });
+
+async function askPolicy(
+  policy: ApprovalPolicy,
+  base: { step: number; callId: string; toolName: string; namespace?: string; label: string },
+  tool: AnyWorkerAgentTool,
+  params: unknown,
+  emit: (event: AgentEvent) => void,
+): Promise<CallGateAnswer> {
+  const { step, callId, toolName, namespace, label } = base;
+  emit({ type: 'approval.requested', ...base, params, isReadOnly: tool.isReadOnly, isDestructive: tool.isDestructive });
+  let decision: ApprovalDecision;
+  try {
+    decision = await policy({ callId, toolName, ...(namespace === undefined ? {} : { namespace }), tool, params, label, step });
+  } catch (thrown) {
+    decision = { action: 'deny', reason: `the approval policy failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+  }
+  if (decision.action === 'allow') {
+    emit({ type: 'approval.decided', ...base, decision: 'approved' });
+    return { action: 'run' };
+  }
+  if (decision.action === 'deny') {
+    emit({ type: 'approval.decided', ...base, decision: 'denied', ...(decision.reason === undefined ? {} : { reason: decision.reason }) });
+    return { action: 'deny', ...(decision.reason === undefined ? {} : { reason: decision.reason }) };
+  }
+  emit({ type: 'approval.decided', ...base, decision: 'held' });
+  return { action: 'hold' };
 }
