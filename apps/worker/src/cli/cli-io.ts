@@ -1,3 +1,5 @@
+import { createLineReader, type LineReader } from './line-reader.js';
+
 /** A stream the CLI writes to. */
 export interface CliOutput {
   write(text: string): unknown;
@@ -27,6 +29,8 @@ export interface CliIO {
 
 /** The real process's streams, environment, SIGINT and SIGTERM. */
 export function processIO(): CliIO {
+  // One line reader for the process's whole life (made at the first question): answers typed ahead are kept.
+  let stdinLines: LineReader | undefined;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -42,20 +46,6 @@ export function processIO(): CliIO {
     },
     exit: (code) => process.exit(code),
     stdinIsTTY: process.stdin.isTTY === true,
-    readLine: (signal) => readStdinLine(signal),
+    readLine: (signal) => (stdinLines ??= createLineReader(process.stdin)).read(signal),
   };
-}
-
-/** One line of standard input (a fresh reader each time, so stdin does not keep the process alive in between). */
-async function readStdinLine(signal?: AbortSignal): Promise<string | undefined> {
-  const { createInterface } = await import('node:readline/promises');
-  const reader = createInterface({ input: process.stdin, terminal: false });
-  const ended = new Promise<undefined>((resolve) => reader.once('close', () => resolve(undefined)));
-  try {
-    return await Promise.race([reader.question('', signal === undefined ? {} : { signal }), ended]);
-  } catch {
-    return undefined;
-  } finally {
-    reader.close();
-  }
 }

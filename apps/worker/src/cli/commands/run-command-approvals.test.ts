@@ -118,4 +118,41 @@ describe.skipIf(!hasScript())('ankole run approvals on a terminal', () => {
     expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
     expect(screen).toContain('I will leave it.');
   });
+
+  it('keeps answers typed ahead: two answers typed at the first question decide both calls', async () => {
+    server = await startTestModelServer({
+      script: [
+        reply.functionCalls([
+          { name: 'command', callId: 'call_one', arguments: { command: 'touch one.txt' } },
+          { name: 'command', callId: 'call_two', arguments: { command: 'touch two.txt' } },
+        ]),
+        reply.text('Both made.'),
+      ],
+    });
+    const model = server;
+    // In character mode (`stty -icanon`: a terminal a full-screen program left so) both answers arrive in one read.
+    const child = spawn('script', ['-qfec', `stty -icanon; ${process.execPath} ${CLI_PATH} run --home ${home} "Make two files"`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'dumb', ...baseEnv(model) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let raw = '';
+    let typed = false;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      raw += chunk;
+      if (!typed && raw.includes('[n] deny: ')) {
+        typed = true;
+        // Both answers in one go, before the second question is asked.
+        child.stdin.write('y\ny\n');
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    expect(existsSync(path.join(home, 'one.txt'))).toBe(true);
+    expect(existsSync(path.join(home, 'two.txt'))).toBe(true);
+    const terminal = createVirtualTerminal();
+    terminal.write(raw);
+    expect(terminal.screen()).toContain('Both made.');
+  });
 });
