@@ -16,7 +16,7 @@ const EXECUTION_MODES: readonly ExecutionMode[] = ['parallel', 'sequential'];
 
 /**
  * Builds a frozen `WorkerAgentTool` from its definition, filling defaults (`strict: false`, `executionMode:
- * 'sequential'`, `deferLoading`, `isReadOnly`, `isDestructive`: false) and checking it once, here: the name and the
+ * 'sequential'`, `deferLoading`, `isReadOnly`, `isDestructive`: false; `eagerStart`: `isReadOnly`) and checking it once, here: the name and the
  * namespace (`^[a-zA-Z0-9_-]{1,64}$`), the description, the functions, and that the schema can be sent
  * (`toolParameters`: an object root, convertible, strict-mode compatible when `strict`). `execute`,
  * `describeActivity` and `describeCompletedActivity` receive `z.output` of the schema (`Record<string, unknown>`
@@ -58,6 +58,9 @@ export function defineWorkerTool(
   if (definition.needsApproval !== undefined && typeof definition.needsApproval !== 'boolean' && typeof definition.needsApproval !== 'function') {
     throw new ToolDefinitionError(name, 'needsApproval must be a boolean or a function of the params when given.');
   }
+  if (definition.eagerStart !== undefined && typeof definition.eagerStart !== 'boolean') {
+    throw new ToolDefinitionError(name, `eagerStart must be a boolean when given, got ${JSON.stringify(definition.eagerStart)}.`);
+  }
   if (definition.namespaceDescription !== undefined && typeof definition.namespaceDescription !== 'string') {
     throw new ToolDefinitionError(name, 'namespaceDescription must be a string when given.');
   }
@@ -82,6 +85,7 @@ export function defineWorkerTool(
     executionMode,
     isReadOnly: definition.isReadOnly ?? false,
     isDestructive: definition.isDestructive ?? false,
+    eagerStart: definition.eagerStart ?? definition.isReadOnly === true,
     needsApproval: (definition.needsApproval ?? (definition.isDestructive === true && definition.isReadOnly !== true)) as AnyWorkerAgentTool['needsApproval'],
     timeoutMs: definition.timeoutMs,
     describeActivity: definition.describeActivity as AnyWorkerAgentTool['describeActivity'],

@@ -41,6 +41,18 @@ export interface ModelCallOptions {
   signal?: AbortSignal;
   /** Called with each streamed text delta (`response.output_text.delta`), in order, with the message it belongs to. */
   onTextDelta?: (delta: string, source: TextDeltaSource) => void;
+  /**
+   * Called with each output item as soon as the stream says it is complete (`response.output_item.done`), before the
+   * response itself is; `runAgentLoop` starts eligible function calls from here (eager dispatch). A gateway that
+   * never calls it simply gets every call dispatched after the whole response.
+   */
+  onOutputItemDone?: (item: ResponseOutputItem, source: OutputItemSource) => void;
+}
+
+/** Where a completed output item belongs: the response being streamed (a retried request streams a new one) and its place. */
+export interface OutputItemSource {
+  responseId: string;
+  outputIndex: number;
 }
 
 /** Anything that can answer a model request: the OpenAI Responses gateway, or a test double. */

@@ -46,7 +46,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * A `ModelGateway` on the official `openai` SDK's Responses API. Every request streams; text deltas go to
- * `onTextDelta`, and the response is taken from the terminal event (`response.completed`,
+ * `onTextDelta`, each completed output item to `onOutputItemDone`, and the response is taken from the terminal event (`response.completed`,
  * `response.incomplete`, `response.failed`). Retries are the SDK's (429, 5xx, connection errors).
  * @throws UsageError when the options contradict each other (`previousResponseId` with `store: false`) or no
  *   client can be made (no API key).
@@ -87,6 +87,7 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     const outputByIndex = new Map<number, ResponseOutputItem>();
     const phaseByItem = new Map<string, MessagePhase>();
     let terminal: ApiResponse | undefined;
+    let responseId = '';
     let streaming = false;
     // The SDK's timeout stops once the response headers arrive: a stream that stalls after them would hang the
     // turn. The body gets its own limit (the same timeoutMs), through a signal that also follows the caller's.
@@ -123,6 +124,9 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
           if (phase === 'commentary' || phase === 'final_answer') phaseByItem.set(event.item.id ?? '', phase);
         } else if (event.type === 'response.output_item.done') {
           outputByIndex.set(event.output_index, event.item);
+          callOptions.onOutputItemDone?.(event.item, { responseId, outputIndex: event.output_index });
+        } else if (event.type === 'response.created') {
+          responseId = event.response.id;
         } else if (TERMINAL_EVENTS.has(event.type)) {
           terminal = (event as { response: ApiResponse }).response;
         }

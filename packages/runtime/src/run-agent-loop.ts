@@ -1,11 +1,12 @@
 import { isAbortError } from './abort-error.js';
-import { approvalGate, type ApprovalPolicy, type PendingCallDecision } from './approval-policy.js';
+import { approvalGate, callNeedsApproval, type ApprovalPolicy, type PendingCallDecision } from './approval-policy.js';
 import type { AgentEvent, TokenUsage, TurnEndReason } from './agent-events.js';
 import { agentToolMap } from './agent-tool-map.js';
 import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.js';
 import { unhandledCall, type UnhandledCall } from './answer-unhandled-calls.js';
 import { collectToolSchemas, type ResponsesTool } from './collect-tool-schemas.js';
-import { dispatchToolCalls, type FunctionCallItem, type FunctionCallOutputItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
+import { dispatchToolCalls, type DispatchOptions, type FunctionCallItem, type FunctionCallOutputItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
+import { eagerStep, type EagerStep } from './eager-dispatch.js';
 import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from './expand-parallel-wrapper.js';
 import type { ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
 import { describeThrown } from './describe-thrown.js';
@@ -48,6 +49,13 @@ export interface AgentLoopOptions {
    * has its output. `steps`, `usage` and `toolCalls` go on from the state (`maxSteps` counts the whole turn).
    */
   resume?: { state: AgentRunState; decisions: Readonly<Record<string, PendingCallDecision>> };
+  /**
+   * Start calls while the response streams (default true), as soon as the gateway reports their item complete
+   * (`ModelCallOptions.onOutputItemDone`): calls of tools that `eagerStart` (default: read-only ones) start at once
+   * when their ordering allows; the others, and calls needing approval under `approvalPolicy`, wait for the complete
+   * response. `false`: every call starts after the whole response.
+   */
+  eagerDispatch?: boolean;
 }
 
 /** How a turn went. */
@@ -186,6 +194,24 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       const step = steps;
       emit({ type: 'step.started', step });
 
+      const hooks = activityHooks(step);
+      const early =
+        options.eagerDispatch === false
+          ? undefined
+          : eagerStep(toolMap, {
+              ...toolDispatchOptions(),
+              ...hooks.dispatch,
+              onCallsAdded: hooks.remember,
+              waitsForResponse: (tool, params) => options.approvalPolicy !== undefined && callNeedsApproval(tool, params),
+            });
+      /** Aborts what started early (the response will not be run); the ids of the response's calls that had started. */
+      const abandonEarly = async (): Promise<ReadonlySet<string>> => {
+        if (early === undefined) return new Set();
+        const abandoned = await early.abandon();
+        toolCalls += abandoned.outcomes.length;
+        return abandoned.startedItemCallIds;
+      };
+
       let response: ModelResponse;
       try {
         response = await gateway.createResponse(
@@ -198,9 +224,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           {
             ...(signal === undefined ? {} : { signal }),
             onTextDelta: (delta, source) => emit({ type: 'text.delta', step, delta, itemId: source.itemId, ...(source.phase === undefined ? {} : { phase: source.phase }) }),
+            ...(early === undefined ? {} : { onOutputItemDone: early.onOutputItemDone }),
           },
         );
       } catch (error) {
+        await abandonEarly();
         if (signal?.aborted || isAbortError(error)) return end('aborted');
         return end('error', describeThrown(error));
       }
@@ -249,11 +277,12 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         });
       }
       if (calls.length === 0 && searches.length === 0 && answered.length === 0) {
+        await abandonEarly();
         return end(response.status === 'incomplete' ? 'incomplete' : 'completed');
       }
 
       if (response.status === 'incomplete') {
-        const notRun = notRunOutputs(response, unhandled);
+        const notRun = notRunOutputs(response, unhandled, await abandonEarly());
         items.push(...notRun);
         newItems = notRun;
         continue;
@@ -293,9 +322,48 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           if (call?.kind === 'answered') slots.push({ kind: 'output', output: call.output });
         }
       }
-      const paused = await settleCalls(slots, step, false, {});
+      const paused = await settleCalls(slots, step, false, {}, { hooks, early });
       if (paused !== undefined) return paused;
     }
+  }
+
+  /** Dispatch options every call of the turn gets. */
+  function toolDispatchOptions(): DispatchOptions {
+    return {
+      ...(signal === undefined ? {} : { signal }),
+      ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
+      ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+    };
+  }
+
+  /**
+   * The activity events of one step's calls, whether they start early or after the response: a call that never
+   * started (unknown tool, invalid arguments, aborted) gets its `activity.started` together with its completion.
+   */
+  function activityHooks(step: number) {
+    const started = new Set<string>();
+    const known = new Map<string, FunctionCallItem>();
+    const dispatch: Pick<DispatchOptions, 'onCallStarted' | 'onCallCompleted'> = {
+      onCallStarted: (call, tool, label) => {
+        started.add(call.call_id);
+        emit(activityStarted(step, call, label, tool.executionMode, tool));
+      },
+      onCallCompleted: (outcome) => {
+        if (outcome.pending !== undefined) return;
+        if (!started.has(outcome.callId)) {
+          const call = known.get(outcome.callId);
+          emit(activityStarted(step, { ...outcome, ...(call === undefined ? {} : { arguments: call.arguments }) }, outcome.label, outcome.tool?.executionMode ?? 'parallel', outcome.tool));
+        }
+        emit(activityCompleted(step, outcome));
+        for (const event of outcome.result?.presentation ?? []) {
+          emit({ type: 'presentation', step, callId: outcome.callId, toolName: outcome.name, event });
+        }
+      },
+    };
+    const remember = (calls: readonly FunctionCallItem[]): void => {
+      for (const call of calls) known.set(call.call_id, call);
+    };
+    return { dispatch, remember };
   }
 
   /**
@@ -307,33 +375,18 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     step: number,
     terminateBefore: boolean,
     resumeWith: { decisions?: Readonly<Record<string, PendingCallDecision>>; held?: ReadonlySet<string> },
+    streamed: { hooks: ReturnType<typeof activityHooks>; early: EagerStep | undefined } = { hooks: activityHooks(step), early: undefined },
   ): Promise<AgentLoopResult | undefined> {
     const calls = openCalls(slots);
-    const started = new Set<string>();
+    const { hooks, early } = streamed;
+    hooks.remember(calls);
+    const gate = approvalGate({ policy: options.approvalPolicy, step, emit, ...resumeWith });
     const outcomes =
-      calls.length === 0
-        ? []
-        : await dispatchToolCalls(calls, toolMap, {
-            ...(signal === undefined ? {} : { signal }),
-            ...(options.toolTimeoutMs === undefined ? {} : { timeoutMs: options.toolTimeoutMs }),
-            ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
-            gate: approvalGate({ policy: options.approvalPolicy, step, emit, ...resumeWith }),
-            onCallStarted: (call, tool, label) => {
-              started.add(call.call_id);
-              emit(activityStarted(step, call, label, tool.executionMode, tool));
-            },
-            onCallCompleted: (outcome) => {
-              if (outcome.pending !== undefined) return;
-              if (!started.has(outcome.callId)) {
-                const call = calls.find((candidate) => candidate.call_id === outcome.callId);
-                emit(activityStarted(step, { ...outcome, ...(call === undefined ? {} : { arguments: call.arguments }) }, outcome.label, outcome.tool?.executionMode ?? 'parallel', outcome.tool));
-              }
-              emit(activityCompleted(step, outcome));
-              for (const event of outcome.result?.presentation ?? []) {
-                emit({ type: 'presentation', step, callId: outcome.callId, toolName: outcome.name, event });
-              }
-            },
-          });
+      early !== undefined
+        ? await early.finish(calls, gate)
+        : calls.length === 0
+          ? []
+          : await dispatchToolCalls(calls, toolMap, { ...toolDispatchOptions(), gate, ...hooks.dispatch });
     fillSlots(slots, outcomes);
     const terminate = terminateBefore || outcomes.some((outcome) => outcome.terminateTurn);
     if (outcomes.some((outcome) => outcome.pending !== undefined) && !signal?.aborted) {
@@ -417,17 +470,29 @@ function outputAsText(output: FunctionCallOutputItem['output']): string {
   return output.map((part) => (part.type === 'input_text' ? part.text : `[${part.type === 'input_image' ? 'image' : 'file'}]`)).join('\n');
 }
 
-/** Outputs for the calls of a cut-off response: none was run; the model is told why and asked to call again. */
-function notRunOutputs(response: ModelResponse, unhandled: ReadonlyMap<ResponseOutputItem, UnhandledCall>): ResponseInputItem[] {
+/**
+ * Outputs for the calls of a cut-off response: none is kept. The model is told why and asked to call again; a call
+ * that had started early (while the response streamed, `startedEarly` by item call id) was aborted, and its output
+ * says so.
+ */
+function notRunOutputs(
+  response: ModelResponse,
+  unhandled: ReadonlyMap<ResponseOutputItem, UnhandledCall>,
+  startedEarly: ReadonlySet<string>,
+): ResponseInputItem[] {
   const reason = response.incompleteReason ?? 'incomplete';
   const message = errorOutputText(
     `not run: your previous response was cut off (${reason}) before its tool calls were complete, so none of them were run. ` +
       'Call the tools again (with shorter arguments if they were long).',
   );
+  const stopped = errorOutputText(
+    `stopped: your previous response was cut off (${reason}) before it was complete. This call had started while the response ` +
+      'was streaming; it was aborted and its result discarded. Call the tools again (with shorter arguments if they were long).',
+  );
   const outputs: ResponseInputItem[] = [];
   for (const item of response.output) {
     if (item.type === 'function_call') {
-      outputs.push({ type: 'function_call_output', call_id: item.call_id, output: message });
+      outputs.push({ type: 'function_call_output', call_id: item.call_id, output: startedEarly.has(item.call_id) ? stopped : message });
     } else if (item.type === 'tool_search_call' && item.execution === 'client') {
       const output: ResponseInputItem = { type: 'tool_search_output', execution: 'client', tools: [] };
       if (typeof item.call_id === 'string') output.call_id = item.call_id;

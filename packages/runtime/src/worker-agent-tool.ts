@@ -79,6 +79,13 @@ interface WorkerToolFields {
   isReadOnly?: boolean;
   /** The tool can destroy data or have effects that are hard to undo (default `false`). */
   isDestructive?: boolean;
+  /**
+   * Whether a call may start while the model's response is still streaming (eager dispatch in `runAgentLoop`), before
+   * the response is known to be complete. Default: `isReadOnly`. `true` on a tool that is not read-only opts it in: its
+   * calls may then run although the response ends `incomplete`, `failed` or aborted (they are aborted then, but what
+   * they already did stays done). `false` keeps a read-only tool's calls until the response is complete.
+   */
+  eagerStart?: boolean;
   /** This tool's timeout in ms; overrides the dispatch default. */
   timeoutMs?: number;
 }
@@ -133,6 +140,8 @@ export interface WorkerAgentTool<TParams = any, TDetails = unknown> {
   readonly executionMode: ExecutionMode;
   readonly isReadOnly: boolean;
   readonly isDestructive: boolean;
+  /** Whether a call may start before the response is complete (see `eagerStart`; unset: `isReadOnly`). */
+  readonly eagerStart?: boolean;
   readonly timeoutMs: number | undefined;
   /** Whether a call needs approval (default: `isDestructive && !isReadOnly`). */
   readonly needsApproval: NeedsApproval<TParams>;
