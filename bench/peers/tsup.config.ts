@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/main.ts'],
+  format: ['esm'],
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  // The frameworks are measured as installed, never bundled.
+  skipNodeModulesBundle: true,
+});
