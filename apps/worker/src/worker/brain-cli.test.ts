@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,10 +94,14 @@ describe.each(['postgres', 'pglite'] as const)('ankole brain on %s', (kind) => {
   }, 120_000);
 });
 
-it('refuses --brain without a control plane, and lists the Brain tools with one', async () => {
-  const refused = await runCliProcess(['tools', '--brain'], { HOME: scratch, XDG_DATA_HOME: scratch });
-  expect(refused.code).toBe(2);
-  expect(refused.stderr).toContain('--brain needs a control plane, where the pages are kept');
+it('--brain with no control plane named binds the default embedded one (opened only when a tool is called); lists the Brain tools', async () => {
+  const fresh = path.join(scratch, 'fresh-data');
+  const unnamed = await runCliProcess(['tools', '--brain', '--json'], { HOME: scratch, XDG_DATA_HOME: fresh });
+  expect(unnamed.stderr).toBe('');
+  expect(unnamed.code).toBe(0);
+  expect((JSON.parse(unnamed.stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toContain('recall');
+  // Listing the tools calls none of them: the database was not created.
+  expect(existsSync(path.join(fresh, 'ankole', 'pglite'))).toBe(false);
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const listed = await runCliProcess(['tools', '--brain', '--json'], { HOME: scratch, XDG_DATA_HOME: scratch, DATABASE_URL: testDatabaseUrl(), ANKOLE_DB_SCHEMA: schema }, 60_000);
   const driver = createPostgresDriver({ connectionString: testDatabaseUrl() });

@@ -1,7 +1,7 @@
-import { ControlPlaneFailure, createControlPlane, createHttpControlPlaneClient, defaultDataDir, type ControlPlane } from '@core/control-plane';
+import { ControlPlaneFailure, createControlPlane, createHttpControlPlaneClient, type ControlPlane } from '@core/control-plane';
 import { connectLocalSocket, localSocketPath, shareOnLocalSocket } from './local-socket.js';
-import path from 'node:path';
 import { CliError } from '../cli/cli-error.js';
+import { chooseControlPlane, redactDatabaseUrl } from './control-plane-choice.js';
 
 /** Options of `openControlPlane`. */
 export interface OpenControlPlaneOptions {
@@ -22,6 +22,8 @@ export interface OpenControlPlaneOptions {
   /** Run the background duties (fire schedules, expire lost claims): a worker does, a listing command does not. */
   background: boolean;
   onError?: (error: unknown) => void;
+  /** Told what takes a while before it starts (creating a fresh embedded database): one line, for stderr. */
+  onNotice?: (text: string) => void;
 }
 
 /** Where the control plane of `openControlPlane` keeps its data, in words. */
@@ -37,21 +39,21 @@ export interface OpenedControlPlane {
 }
 
 /**
- * Opens the control plane the environment describes: an HTTP control plane when `ANKOLE_CONTROL_PLANE_URL` (or
- * `--control-plane`) is set (token: `ANKOLE_CONTROL_PLANE_TOKEN`), else a PostgreSQL server when `DATABASE_URL` (or
- * `--database-url`) is set, else the embedded PGlite database: through the local socket of the process holding it
- * when there is one, else opened here (and, with `share`, served on that socket while open). Tuning variables: `ANKOLE_DB_SCHEMA`,
- * `ANKOLE_LEASE_SECONDS`, `ANKOLE_MAINTENANCE_INTERVAL_SECONDS`, `ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS`.
+ * Opens the control plane `chooseControlPlane` picks from the options and environment: an HTTP control plane
+ * (`--control-plane` / `ANKOLE_CONTROL_PLANE_URL`, token `ANKOLE_CONTROL_PLANE_TOKEN`), else a PostgreSQL server
+ * (`--database-url` / `DATABASE_URL`), else the embedded PGlite database (`--data-dir` / `ANKOLE_DATA_DIR` / the default
+ * folder): through the local socket of the process holding it when there is one, else opened here (created and migrated
+ * first when new, said through `onNotice`; with `share`, served on that socket while open). Tuning variables:
+ * `ANKOLE_DB_SCHEMA`, `ANKOLE_LEASE_SECONDS`, `ANKOLE_MAINTENANCE_INTERVAL_SECONDS`, `ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS`.
  * @throws CliError for a malformed tuning variable; ControlPlaneFailure when the database cannot be opened.
  */
 export async function openControlPlane(options: OpenControlPlaneOptions): Promise<OpenedControlPlane> {
   const { env } = options;
-  const controlPlaneUrl = nonEmpty(options.controlPlaneUrl) ?? nonEmpty(env.ANKOLE_CONTROL_PLANE_URL);
-  if (controlPlaneUrl !== undefined) {
-    const client = createHttpControlPlaneClient({ url: controlPlaneUrl, token: nonEmpty(env.ANKOLE_CONTROL_PLANE_TOKEN) });
-    return { controlPlane: { client, close: () => client.close() }, local: undefined, where: `the control plane at ${controlPlaneUrl}` };
+  const choice = chooseControlPlane(options);
+  if (choice.kind === 'http') {
+    const client = createHttpControlPlaneClient({ url: choice.url, token: nonEmpty(env.ANKOLE_CONTROL_PLANE_TOKEN) });
+    return { controlPlane: { client, close: () => client.close() }, local: undefined, where: `the control plane at ${choice.url}` };
   }
-  const databaseUrl = nonEmpty(options.databaseUrl) ?? nonEmpty(env.DATABASE_URL);
   const schema = nonEmpty(env.ANKOLE_DB_SCHEMA) ?? 'ankole';
   const tuning = {
     ...seconds(env, 'ANKOLE_LEASE_SECONDS', 'leaseSeconds'),
@@ -59,14 +61,16 @@ export async function openControlPlane(options: OpenControlPlaneOptions): Promis
     ...seconds(env, 'ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS', 'minScheduleIntervalSeconds'),
   };
   const common = { schema, background: options.background, ...tuning, ...(options.onError === undefined ? {} : { onError: options.onError }) };
-  if (databaseUrl !== undefined) {
-    const controlPlane = await createControlPlane({ databaseUrl, ...common });
-    return { controlPlane, local: controlPlane, where: `PostgreSQL (${redact(databaseUrl)}, schema ${schema})` };
+  if (choice.kind === 'postgres') {
+    const controlPlane = await createControlPlane({ databaseUrl: choice.databaseUrl, ...common });
+    return { controlPlane, local: controlPlane, where: `PostgreSQL (${redactDatabaseUrl(choice.databaseUrl)}, schema ${schema})` };
   }
-  const dataDir = path.resolve(options.cwd, nonEmpty(options.dataDir) ?? nonEmpty(env.ANKOLE_DATA_DIR) ?? defaultDataDir(env));
+  const { dataDir } = choice;
   // Another process holds the folder: talk to it over its local socket instead of being refused.
   const remote = await connectLocalSocket(dataDir);
   if (remote !== undefined) return { controlPlane: remote, local: undefined, socketPath: localSocketPath(dataDir), where: `the embedded database in ${dataDir} (through the process holding it)` };
+  // A fresh folder is created and migrated: seconds, tens of them on a busy machine; say so rather than seem stuck.
+  if (!choice.exists) options.onNotice?.(`Creating the embedded database in ${dataDir} (first use, a few seconds)…`);
   let controlPlane: ControlPlane;
   try {
     controlPlane = await createControlPlane({ dataDir, ...common });
@@ -95,14 +99,4 @@ function seconds(env: OpenControlPlaneOptions['env'], name: string, option: stri
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'DATABASE_URL';
-  }
 }

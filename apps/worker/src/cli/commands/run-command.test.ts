@@ -265,7 +265,8 @@ describe('ankole run with a control plane bound (--data-dir, the embedded databa
       OPENAI_BASE_URL: server.baseURL,
       // Creating the embedded database takes tens of seconds on a busy machine.
     }, 90_000);
-    expect(run.stderr).toBe('');
+    // Opened at the model's first control-plane call, created then: the one line says what the seconds are for.
+    expect(run.stderr).toBe(`ankole: Creating the embedded database in ${dataDir} (first use, a few seconds)…\n`);
     expect(run.code).toBe(0);
     expect(lines(run.stdout)[1]).toMatch(/· 18 tools · schedules and jobs in the embedded database in /);
     expect(run.stdout).toMatch(/✓ .*Morning summary|✓ .*schedule/i);

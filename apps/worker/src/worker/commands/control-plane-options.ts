@@ -2,7 +2,7 @@ import { AGENT_NAME_PATTERN } from '../../cli/agent-home.js';
 import { CliError } from '../../cli/cli-error.js';
 import type { CliIO } from '../../cli/cli-io.js';
 import { stringValue, type OptionTable, type ParsedCommandLine } from '../../cli/parse-command-line.js';
-import { openControlPlane, type OpenedControlPlane } from '../open-control-plane.js';
+import type { OpenedControlPlane } from '../open-control-plane.js';
 
 /** The options of every command that talks to the control plane. */
 export const CONTROL_PLANE_OPTIONS = {
@@ -11,15 +11,16 @@ export const CONTROL_PLANE_OPTIONS = {
   'data-dir': { type: 'string' },
 } as const satisfies OptionTable;
 
-/** Their help lines. */
+/** Their help lines: the rule of `chooseControlPlane`, the same for every command. */
 export const CONTROL_PLANE_OPTIONS_HELP = [
   '  --control-plane URL an HTTP control plane (`ankole serve`; default: ANKOLE_CONTROL_PLANE_URL, token ANKOLE_CONTROL_PLANE_TOKEN)',
-  '  --database-url URL a PostgreSQL server (default: DATABASE_URL); without one, the embedded database',
-  '  --data-dir DIR     the embedded database folder (default: ANKOLE_DATA_DIR, else $XDG_DATA_HOME/ankole/pglite)',
+  '  --database-url URL else a PostgreSQL server (default: DATABASE_URL)',
+  '  --data-dir DIR     else the embedded database in DIR (default: ANKOLE_DATA_DIR, else $XDG_DATA_HOME/ankole/pglite)',
 ];
 
-/** Opens the control plane the options and environment describe. */
-export function openFromOptions(values: ParsedCommandLine['values'], io: CliIO, background: boolean, onError?: (error: unknown) => void): Promise<OpenedControlPlane> {
+/** Opens the control plane the options and environment describe (its packages are loaded here, when one is opened). */
+export async function openFromOptions(values: ParsedCommandLine['values'], io: CliIO, background: boolean, onError?: (error: unknown) => void): Promise<OpenedControlPlane> {
+  const { openControlPlane } = await import('../open-control-plane.js');
   return openControlPlane({
     env: io.env,
     cwd: io.cwd,
@@ -27,18 +28,21 @@ export function openFromOptions(values: ParsedCommandLine['values'], io: CliIO, 
     controlPlaneUrl: stringValue(values, 'control-plane'),
     databaseUrl: stringValue(values, 'database-url'),
     dataDir: stringValue(values, 'data-dir'),
+    onNotice: (text) => io.stderr.write(`ankole: ${text}\n`),
     ...(onError === undefined ? {} : { onError }),
   });
 }
 
 /** Opens the database the options and environment describe, never an HTTP control plane (`ankole serve`, `ankole tokens`). */
-export function openDatabase(values: ParsedCommandLine['values'], io: CliIO, background: boolean, onError?: (error: unknown) => void): Promise<OpenedControlPlane> {
+export async function openDatabase(values: ParsedCommandLine['values'], io: CliIO, background: boolean, onError?: (error: unknown) => void): Promise<OpenedControlPlane> {
+  const { openControlPlane } = await import('../open-control-plane.js');
   return openControlPlane({
     env: { ...io.env, ANKOLE_CONTROL_PLANE_URL: undefined },
     cwd: io.cwd,
     background,
     databaseUrl: stringValue(values, 'database-url'),
     dataDir: stringValue(values, 'data-dir'),
+    onNotice: (text) => io.stderr.write(`ankole: ${text}\n`),
     ...(onError === undefined ? {} : { onError }),
   });
 }
