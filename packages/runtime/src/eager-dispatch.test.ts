@@ -286,6 +286,41 @@ describe('eager dispatch: responses that are not run', () => {
   });
 });
 
+describe('eager dispatch when a gateway retries a cut stream', () => {
+  it('aborts the calls the first stream started once items of the retried response arrive', async () => {
+    const look = probe('look', { readOnly: true }, (text, signal) => (text === 'r1' ? untilAborted(signal) : `look ${text}`));
+    const first = reply.functionCalls([call('look', 'r1'), call('look', 'r9')]);
+    const cutAt = responseStreamEvents(buildResponse({ step: first, body: { model: 'test-model' } })).findIndex((event) => event.type === 'response.output_item.done') + 1;
+    await withServer(
+      [reply.slow(reply.cutStream(first, { afterEvents: cutAt }), { delayMs: SLOW_MS }), reply.slow(reply.functionCalls([call('look', 'r2')]), { delayMs: SLOW_MS }), reply.text('Done.')],
+      async (server) => {
+        const trace: string[] = [];
+        const inner = gatewayFor(server, { maxRetries: 0 });
+        // Like the worker's retryModelCalls: a cut stream is asked again, in place, once.
+        const retrying: ModelGateway = {
+          usesPreviousResponseId: false,
+          async createResponse(request, options) {
+            try {
+              return await inner.createResponse(request, options);
+            } catch {
+              trace.push('retry');
+              return inner.createResponse(request, options);
+            }
+          },
+        };
+        const result = await runAgentLoop({ gateway: traced(retrying, trace), tools: [look.tool], input: 'go', onEvent: onEventInto(trace) });
+        expect(result.reason).toBe('completed');
+        expect(before(trace, 'start r1', 'retry')).toBe(true);
+        expect(before(trace, 'item r2', 'end r1 aborted')).toBe(true);
+        expect(before(trace, 'end r1 aborted', 'complete')).toBe(true);
+        expect(look.executed).toEqual(['r1', 'r2']);
+        expect(historyProblem(result.items)).toBeUndefined();
+        expect(outputFor(server.requests[2]?.body, 'r2')).toBe('look r2');
+      },
+    );
+  });
+});
+
 describe('eager dispatch with approvals, wrappers and tool search', () => {
   it('does not start a call that needs approval before the response is complete and the policy allowed it', async () => {
     const guarded = probe('guarded_look', { readOnly: true, needsApproval: true });
