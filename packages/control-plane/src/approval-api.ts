@@ -1,15 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalApi, ApprovalDecisionRecord, ApprovalRecord, HeldCall, JobRecord } from './control-plane-client.js';
+import type { ApprovalApi, ApprovalDecisionRecord, ApprovalRecord, ApprovedCallOutput, HeldCall, JobRecord } from './control-plane-client.js';
 import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
 import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
 import { isoTime, jobRecord, type JobRow } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import type { TurnQueue } from './turn-queue.js';
+import type { TaskRecord } from './workflow-client.js';
+import { workflowInputSchemas } from './workflow-input-schemas.js';
+import { taskRecord, type TaskRow } from './workflow-records.js';
+
+/** What a held call belongs to: a background job or a workflow task (the `approval` row's `job_id` or `task_id`). */
+export interface ApprovalOwner {
+  kind: 'job' | 'task';
+  id: string;
+}
+
+/** The `approval` column that names the owner. */
+export function ownerColumn(owner: ApprovalOwner): 'job_id' | 'task_id' {
+  return owner.kind === 'job' ? 'job_id' : 'task_id';
+}
 
 /** An `approval` row (joined with its job's title) as the database returns it. */
 interface ApprovalRow {
   id: string;
-  job_id: string;
+  job_id: string | null;
+  task_id: string | null;
+  workflow_id: string | null;
   agent_id: string;
   call_id: string;
   tool_name: string;
@@ -27,6 +43,8 @@ function approvalRecord(row: ApprovalRow): ApprovalRecord {
   return {
     id: row.id,
     jobId: row.job_id,
+    taskId: row.task_id,
+    workflowId: row.workflow_id,
     agentId: row.agent_id,
     callId: row.call_id,
     toolName: row.tool_name,
@@ -49,13 +67,14 @@ export interface ApprovalApiOptions {
 }
 
 /**
- * Approvals of held calls. Deciding is one transaction that locks the job row first (so two decisions of one job
- * are serialised): the approval goes from `pending` to its decision once, and the decision that leaves no pending
- * call queues the job again, once.
+ * Approvals of held calls. Deciding is one transaction that locks the job (or task) row first (so two decisions of one
+ * job are serialised): the approval goes from `pending` to its decision once, and the decision that leaves no pending
+ * call queues the job (or task) again, once.
  */
 export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
   const { driver, schema, queue } = options;
-  const select = `SELECT a.*, j.title AS job_title FROM ${schema}.approval a JOIN ${schema}.job j ON j.id = a.job_id`;
+  const select = `SELECT a.*, t.workflow_id, coalesce(j.title, w.title || ': ' || t.title) AS job_title FROM ${schema}.approval a
+    LEFT JOIN ${schema}.job j ON j.id = a.job_id LEFT JOIN ${schema}.task t ON t.id = a.task_id LEFT JOIN ${schema}.workflow w ON w.id = t.workflow_id`;
 
   const get = async (input: { agentId: string; approvalId: string }): Promise<ApprovalRecord> => {
     const { agentId, approvalId } = parseInput(inputSchemas.approvalRef, input, 'approvals.get');
@@ -82,23 +101,26 @@ export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
       const current = await get({ agentId: parsed.agentId, approvalId: parsed.approvalId });
       const decision = parsed.approved ? 'approved' : 'denied';
       const reason = parsed.approved || parsed.reason === undefined || parsed.reason === '' ? null : parsed.reason;
+      const owner: ApprovalOwner = current.jobId !== null ? { kind: 'job', id: current.jobId } : { kind: 'task', id: current.taskId ?? '' };
+      const column = ownerColumn(owner);
       const result = await driver.transaction(async (transaction) => {
-        await transaction.query(`SELECT id FROM ${schema}.job WHERE id = $1 FOR UPDATE`, [current.jobId]);
+        await transaction.query(`SELECT id FROM ${schema}.${owner.kind} WHERE id = $1 FOR UPDATE`, [owner.id]);
         const { rows } = await transaction.query<{ id: string }>(
           `UPDATE ${schema}.approval SET status = $2, reason = $3, decided_at = now() WHERE id = $1 AND status = 'pending' RETURNING id`,
           [current.id, decision, reason],
         );
         if (rows.length === 0) return 'unchanged' as const;
         const { rows: left } = await transaction.query<{ count: number }>(
-          `SELECT count(*)::int AS count FROM ${schema}.approval WHERE job_id = $1 AND status = 'pending'`,
-          [current.jobId],
+          `SELECT count(*)::int AS count FROM ${schema}.approval WHERE ${column} = $1 AND status = 'pending'`,
+          [owner.id],
         );
         if (Number(left[0]?.count ?? 0) === 0) {
+          // awaiting_approval → queued: a job goes back into the turn queue; a task is claimed from its row.
           const { rows: requeued } = await transaction.query<{ id: string }>(
-            `UPDATE ${schema}.job SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'awaiting_approval' RETURNING id`,
-            [current.jobId],
+            `UPDATE ${schema}.${owner.kind} SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'awaiting_approval' RETURNING id`,
+            [owner.id],
           );
-          if (requeued.length === 1) await queue.resume(current.jobId, transaction);
+          if (requeued.length === 1 && owner.kind === 'job') await queue.resume(owner.id, transaction);
         }
         return 'decided' as const;
       });
@@ -107,7 +129,7 @@ export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
         throw new ControlPlaneInputError(
           'approval_already_decided',
           stored.status === 'cancelled'
-            ? `Approval ${stored.id} can no longer be decided: its job was cancelled.`
+            ? `Approval ${stored.id} can no longer be decided: its ${stored.jobId === null ? 'task' : 'job'} was cancelled.`
             : `Approval ${stored.id} was already ${stored.status}${stored.reason === null ? '' : ` (${stored.reason})`}; a decision is applied once.`,
         );
       }
@@ -154,18 +176,70 @@ export async function holdJob(
   });
 }
 
-/** The stored run state and decisions of a job resumed after approval (none when it never paused). */
-export async function resumeOf(executor: SqlExecutor, schema: string, jobId: string): Promise<{ runState: unknown; decisions: Record<string, ApprovalDecisionRecord> } | undefined> {
-  const { rows } = await executor.query<{ run_state: unknown }>(`SELECT run_state FROM ${schema}.job WHERE id = $1`, [jobId]);
+/**
+ * Pauses a running workflow task for approval (see `TaskWorkApi.hold`): one transaction that moves the task to
+ * `awaiting_approval` with its run state and adds a pending approval per held call. Returns the task as stored.
+ */
+export async function holdTask(
+  options: Pick<ApprovalApiOptions, 'driver' | 'schema'>,
+  input: { taskId: string; leaseToken: string; runState: unknown; calls: HeldCall[] },
+): Promise<TaskRecord> {
+  const { driver, schema } = options;
+  const { taskId, leaseToken, runState, calls } = parseInput(workflowInputSchemas.holdTask, input, 'tasks.hold');
+  if (!isUuid(taskId)) throw new ControlPlaneNotFoundError('task', taskId);
+  return driver.transaction(async (transaction) => {
+    if (isUuid(leaseToken)) {
+      const { rows } = await transaction.query<TaskRow>(
+        `UPDATE ${schema}.task SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL, lease_token = NULL,
+           heartbeat_at = NULL, updated_at = now()
+         WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
+        [taskId, leaseToken, JSON.stringify(runState)],
+      );
+      if (rows[0] !== undefined) {
+        for (const call of calls) {
+          await transaction.query(
+            `INSERT INTO ${schema}.approval (id, task_id, agent_id, call_id, tool_name, label, params, is_destructive)
+             VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (task_id, call_id) DO NOTHING`,
+            [randomUUID(), taskId, rows[0].agent_id, call.callId, call.toolName, call.label, JSON.stringify(call.params ?? null), call.isDestructive ?? false],
+          );
+        }
+        return taskRecord(rows[0]);
+      }
+    }
+    const { rows } = await transaction.query<TaskRow>(`SELECT * FROM ${schema}.task WHERE id = $1`, [taskId]);
+    if (rows[0] === undefined) throw new ControlPlaneNotFoundError('task', taskId);
+    return taskRecord(rows[0]);
+  });
+}
+
+/**
+ * The stored run state and decisions of a job or task resumed after approval (none when it never paused); each
+ * approved call with its journal (started, output).
+ */
+export async function resumeOf(
+  executor: SqlExecutor,
+  schema: string,
+  owner: ApprovalOwner,
+): Promise<{ runState: unknown; decisions: Record<string, ApprovalDecisionRecord> } | undefined> {
+  const { rows } = await executor.query<{ run_state: unknown }>(`SELECT run_state FROM ${schema}.${owner.kind} WHERE id = $1`, [owner.id]);
   const runState = rows[0]?.run_state;
   if (runState === null || runState === undefined) return undefined;
-  const { rows: approvals } = await executor.query<{ call_id: string; status: string; reason: string | null }>(
-    `SELECT call_id, status, reason FROM ${schema}.approval WHERE job_id = $1 AND status IN ('approved', 'denied')`,
-    [jobId],
+  const { rows: approvals } = await executor.query<{ call_id: string; status: string; reason: string | null; started_at: unknown; output: unknown }>(
+    `SELECT call_id, status, reason, started_at, output FROM ${schema}.approval WHERE ${ownerColumn(owner)} = $1 AND status IN ('approved', 'denied')`,
+    [owner.id],
   );
   const decisions: Record<string, ApprovalDecisionRecord> = {};
   for (const approval of approvals) {
-    decisions[approval.call_id] = approval.status === 'approved' ? { approved: true } : { approved: false, ...(approval.reason === null ? {} : { reason: approval.reason }) };
+    if (approval.status !== 'approved') {
+      decisions[approval.call_id] = { approved: false, ...(approval.reason === null ? {} : { reason: approval.reason }) };
+      continue;
+    }
+    const output = typeof approval.output === 'string' ? (JSON.parse(approval.output) as ApprovedCallOutput) : (approval.output as ApprovedCallOutput | null);
+    decisions[approval.call_id] = {
+      approved: true,
+      ...(approval.started_at === null ? {} : { started: true }),
+      ...(output === null || output === undefined ? {} : { output }),
+    };
   }
   return { runState: typeof runState === 'string' ? (JSON.parse(runState) as unknown) : runState, decisions };
 }

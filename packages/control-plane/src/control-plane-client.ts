@@ -75,13 +75,38 @@ export interface ClaimedJob extends JobRecord {
   resume?: { runState: unknown; decisions: Record<string, ApprovalDecisionRecord> };
 }
 
-/** A decision on a held call, as the worker resumes with it. */
-export type ApprovalDecisionRecord = { approved: true } | { approved: false; reason?: string };
+/**
+ * A decision on a held call, as the worker resumes with it. An approved call carries its journal: `started` once a
+ * worker recorded that it began running it (`work.startApprovedCall`), `output` once that worker recorded what it
+ * returned (`work.finishApprovedCall`): a call that started is never run again.
+ */
+export type ApprovalDecisionRecord = { approved: true; started?: boolean; output?: ApprovedCallOutput } | { approved: false; reason?: string };
 
-/** A held call of a paused job, waiting for (or given) a person's decision. */
+/** What an approved call returned, as journaled (the tool result's `content`, and whether it was an error or ended the turn). */
+export interface ApprovedCallOutput {
+  content: unknown;
+  isError?: boolean | undefined;
+  terminateTurn?: boolean | undefined;
+}
+
+/** Whether a worker may run an approved call now (`work.startApprovedCall`, `tasks.startApprovedCall`). */
+export interface ApprovedCallStart {
+  /**
+   * `true`: the start is journaled, run the call (and record its output). `false`: do not run it: this worker no
+   * longer holds the job or task, or the call is not an approved one.
+   */
+  run: boolean;
+}
+
+/** A held call of a paused job or workflow task, waiting for (or given) a person's decision. */
 export interface ApprovalRecord {
   id: string;
-  jobId: string;
+  /** The job the call belongs to, or `null` for a workflow task's call. */
+  jobId: string | null;
+  /** The workflow task the call belongs to, or `null` for a job's call. */
+  taskId: string | null;
+  /** The task's workflow, or `null` for a job's call. */
+  workflowId: string | null;
   agentId: string;
   /** The model's call id. */
   callId: string;
@@ -95,7 +120,7 @@ export interface ApprovalRecord {
   status: 'pending' | 'approved' | 'denied' | 'cancelled';
   /** The reason given with a denial (the model sees it). */
   reason: string | null;
-  /** The job's title, to say what the call is part of. */
+  /** What the call is part of: the job's title, or `<workflow title>: <task title>` for a task's call. */
   jobTitle: string;
   createdAt: string;
   decidedAt: string | null;
@@ -123,6 +148,13 @@ export interface ApprovalApi {
    * otherwise, or its job was cancelled.
    */
   decide(input: { agentId: string; approvalId: string; approved: boolean; reason?: string | undefined }): Promise<ApprovalRecord>;
+}
+
+/** The journal of an approved call, under a job's lease: see `WorkApi.startApprovedCall`. */
+export interface ApprovedCallRef {
+  jobId: string;
+  leaseToken: string;
+  callId: string;
 }
 
 /** What a heartbeat tells the worker. */
@@ -194,6 +226,15 @@ export interface WorkApi {
    * the lease is no longer this worker's, or the job was cancelled).
    */
   hold(input: { jobId: string; leaseToken: string; runState: unknown; calls: HeldCall[] }): Promise<JobRecord>;
+  /**
+   * Journals that this worker starts running an approved call of the job it resumed (before running it): `run: true`
+   * when it holds the job's lease and the call's approval is `approved` (again for the same lease: the answer of a
+   * repeated call). A call whose start was journaled is never run again: a later resume gets its recorded output, or
+   * `started` without one (then the worker tells the model the call was interrupted).
+   */
+  startApprovedCall(input: ApprovedCallRef): Promise<ApprovedCallStart>;
+  /** Journals what a started approved call returned (kept even if the lease was lost meanwhile: the call did run). */
+  finishApprovedCall(input: ApprovedCallRef & { output: ApprovedCallOutput }): Promise<{ recorded: boolean }>;
 }
 
 /**

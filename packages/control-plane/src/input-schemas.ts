@@ -7,6 +7,27 @@ const title = z.string().trim().min(1).max(200).optional();
 const prompt = z.string().trim().min(1, 'prompt must not be empty').max(20_000);
 const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled', 'awaiting_approval']);
 const approvalStatus = z.enum(['pending', 'approved', 'denied', 'cancelled']);
+const callId = z.string().min(1).max(200);
+
+/** A paused turn's run state (`work.hold`, `tasks.hold`). */
+export const runStateInput = z.record(z.string(), z.unknown());
+
+/** The calls a paused turn holds (`work.hold`, `tasks.hold`). */
+export const heldCallsInput = z
+  .array(
+    z.object({
+      callId,
+      toolName: z.string().min(1).max(200),
+      label: z.string().max(2000),
+      params: z.unknown().optional(),
+      isDestructive: z.boolean().optional(),
+    }),
+  )
+  .min(1)
+  .max(100);
+
+/** What an approved call returned, as journaled (`work.finishApprovedCall`, `tasks.finishApprovedCall`). */
+export const approvedCallOutputInput = z.object({ content: z.unknown(), isError: z.boolean().optional(), terminateTurn: z.boolean().optional() });
 
 /** The control plane's input schemas: every RPC payload is parsed with one of these. */
 export const inputSchemas = {
@@ -35,23 +56,9 @@ export const inputSchemas = {
   lease: z.object({ jobId: id, leaseToken: id }),
   complete: z.object({ jobId: id, leaseToken: id, finalAnswer: z.string().max(1_000_000) }),
   fail: z.object({ jobId: id, leaseToken: id, error: z.string().max(100_000) }),
-  hold: z.object({
-    jobId: id,
-    leaseToken: id,
-    runState: z.record(z.string(), z.unknown()),
-    calls: z
-      .array(
-        z.object({
-          callId: z.string().min(1).max(200),
-          toolName: z.string().min(1).max(200),
-          label: z.string().max(2000),
-          params: z.unknown().optional(),
-          isDestructive: z.boolean().optional(),
-        }),
-      )
-      .min(1)
-      .max(100),
-  }),
+  hold: z.object({ jobId: id, leaseToken: id, runState: runStateInput, calls: heldCallsInput }),
+  approvedCall: z.object({ jobId: id, leaseToken: id, callId }),
+  approvedCallOutput: z.object({ jobId: id, leaseToken: id, callId, output: approvedCallOutputInput }),
   listApprovals: z.object({ agentId, status: z.array(approvalStatus).optional(), limit: z.number().int().min(1).max(500).optional() }),
   approvalRef: z.object({ agentId, approvalId: id }),
   decideApproval: z.object({ agentId, approvalId: id, approved: z.boolean(), reason: z.string().trim().max(2000).optional() }),

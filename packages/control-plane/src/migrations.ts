@@ -216,6 +216,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'task approvals and the approved-call journal',
+    // A workflow task pauses for approval like a job (its run state on the task row; an approval row belongs to a job
+    // or to a task). An approved call is journaled: started_at before it runs, its output once it ran, so a turn
+    // resumed after a crash never runs it a second time.
+    sql: `
+      ALTER TABLE {schema}.task DROP CONSTRAINT task_status_check;
+      ALTER TABLE {schema}.task ADD CONSTRAINT task_status_check
+        CHECK (status IN ('queued', 'running', 'succeeded', 'failed', 'cancelled', 'awaiting_approval'));
+      ALTER TABLE {schema}.task ADD COLUMN run_state jsonb;
+      ALTER TABLE {schema}.approval ALTER COLUMN job_id DROP NOT NULL;
+      ALTER TABLE {schema}.approval ADD COLUMN task_id uuid REFERENCES {schema}.task (id) ON DELETE CASCADE;
+      ALTER TABLE {schema}.approval ADD CONSTRAINT approval_owner_check CHECK ((job_id IS NULL) <> (task_id IS NULL));
+      ALTER TABLE {schema}.approval ADD CONSTRAINT approval_task_call_key UNIQUE (task_id, call_id);
+      ALTER TABLE {schema}.approval ADD COLUMN started_at timestamptz;
+      ALTER TABLE {schema}.approval ADD COLUMN started_by uuid;
+      ALTER TABLE {schema}.approval ADD COLUMN output jsonb;
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { holdTask, resumeOf } from './approval-api.js';
+import { finishApprovedCall, startApprovedCall } from './approved-call-journal.js';
 import { ControlPlaneConflictError, ControlPlaneNotFoundError } from './errors.js';
 import { isUuid, parseInput } from './input-schemas.js';
 import type { SqlExecutor } from './sql-driver.js';
@@ -8,7 +10,7 @@ import { workflowInputSchemas as schemas } from './workflow-input-schemas.js';
 import { taskRecord, type TaskRow } from './workflow-records.js';
 import { claimTask, expireTask, findAbandonedTasks, heartbeatTask, releaseTask, settleTask } from './workflow-transitions.js';
 
-/** The worker half of tasks: claim, heartbeat, submit, fail, release. */
+/** The worker half of tasks: claim, heartbeat, submit, fail, release, hold, and the approved-call journal. */
 export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
   const { driver, schema, limits, validator } = options;
   const tables = { schema };
@@ -46,11 +48,14 @@ export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
       const { workerId } = parseInput(schemas.claimTask, input, 'tasks.claim');
       await expireAbandoned();
       const leaseToken = randomUUID();
-      const row = await driver.transaction((transaction) =>
-        claimTask(transaction, tables, { workerId, leaseToken, leaseSeconds: limits.taskLeaseSeconds, maxAttempts: limits.maxTaskAttempts }),
-      );
-      if (row === undefined) return null;
-      return { ...taskRecord(row), leaseToken, workflowTitle: row.workflow_title };
+      const claimed = await driver.transaction(async (transaction) => {
+        const row = await claimTask(transaction, tables, { workerId, leaseToken, leaseSeconds: limits.taskLeaseSeconds, maxAttempts: limits.maxTaskAttempts });
+        // A task resumed after approval: its stored run state and the decisions (read after the claim's row lock).
+        return row === undefined ? undefined : { row, resume: await resumeOf(transaction, schema, { kind: 'task', id: row.id }) };
+      });
+      if (claimed === undefined) return null;
+      const { row, resume } = claimed;
+      return { ...taskRecord(row), leaseToken, workflowTitle: row.workflow_title, ...(resume === undefined ? {} : { resume }) };
     },
 
     async heartbeat(input) {
@@ -95,6 +100,18 @@ export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
       const { taskId, leaseToken } = parseInput(schemas.taskLease, input, 'tasks.release');
       const row = isUuid(taskId) && isUuid(leaseToken) ? await releaseTask(driver, tables, taskId, leaseToken) : undefined;
       return taskRecord(row ?? (await read(driver, taskId)));
+    },
+
+    hold: (input) => holdTask(options, input),
+
+    async startApprovedCall(input) {
+      const { taskId, leaseToken, callId } = parseInput(schemas.approvedTaskCall, input, 'tasks.startApprovedCall');
+      return startApprovedCall(driver, schema, { owner: { kind: 'task', id: taskId }, leaseToken, callId });
+    },
+
+    async finishApprovedCall(input) {
+      const { taskId, callId, output } = parseInput(schemas.approvedTaskCallOutput, input, 'tasks.finishApprovedCall');
+      return finishApprovedCall(driver, schema, { owner: { kind: 'task', id: taskId }, callId, output });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, WorkApi } from './control-plane-client.js';
 import { holdJob, resumeOf } from './approval-api.js';
+import { finishApprovedCall, startApprovedCall } from './approved-call-journal.js';
 import { ControlPlaneNotFoundError } from './errors.js';
 import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
 import { jobRecord, type JobRow } from './records.js';
@@ -14,7 +15,7 @@ export interface WorkApiOptions {
   queue: TurnQueue;
 }
 
-/** The worker half of the client: claim, heartbeat, complete, fail, release. */
+/** The worker half of the client: claim, heartbeat, complete, fail, release, hold, and the approved-call journal. */
 export function createWorkApi(options: WorkApiOptions): WorkApi {
   const { driver, schema, queue } = options;
 
@@ -63,7 +64,7 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
             [jobId, workerId, leaseToken],
           );
           if (rows[0] !== undefined) {
-            const resume = await resumeOf(transaction, schema, jobId);
+            const resume = await resumeOf(transaction, schema, { kind: 'job', id: jobId });
             return { ...jobRecord(rows[0]), leaseToken, ...(resume === undefined ? {} : { resume }) };
           }
           // Cancelled (or finished) while it waited in the queue: settle the entry and take the next.
@@ -119,5 +120,15 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
     },
 
     hold: (input) => holdJob(options, input),
+
+    async startApprovedCall(input) {
+      const { jobId, leaseToken, callId } = parseInput(inputSchemas.approvedCall, input, 'work.startApprovedCall');
+      return startApprovedCall(driver, schema, { owner: { kind: 'job', id: jobId }, leaseToken, callId });
+    },
+
+    async finishApprovedCall(input) {
+      const { jobId, callId, output } = parseInput(inputSchemas.approvedCallOutput, input, 'work.finishApprovedCall');
+      return finishApprovedCall(driver, schema, { owner: { kind: 'job', id: jobId }, callId, output });
+    },
   };
 }

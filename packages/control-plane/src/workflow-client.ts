@@ -1,4 +1,4 @@
-import type { HeartbeatResult } from './control-plane-client.js';
+import type { ApprovalDecisionRecord, ApprovedCallOutput, ApprovedCallStart, HeartbeatResult, HeldCall } from './control-plane-client.js';
 
 /** A JSON value: what a workflow's input, result and task results are made of. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -9,8 +9,11 @@ export type JsonObject = { [key: string]: JsonValue };
 /** A workflow's life: `running` until its script returns (`succeeded`), throws or hits a limit (`failed`), or it is cancelled. */
 export type WorkflowStatus = 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-/** A task's life: `queued` → `running` → `succeeded` | `failed`; `cancelled` from `queued` or `running`. */
-export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/**
+ * A task's life: `queued` → `running` → `succeeded` | `failed`; `running` → `awaiting_approval` (its turn holds a call
+ * for a person, `tasks.hold`) → `queued` once every held call is decided; `cancelled` from any unfinished status.
+ */
+export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'awaiting_approval';
 
 /** A workflow: a sandboxed script that orchestrates tasks, made durable by deterministic replay. */
 export interface WorkflowRecord {
@@ -79,6 +82,8 @@ export interface ClaimedTask extends TaskRecord {
   leaseToken: string;
   /** The title of the workflow it belongs to (for the task turn's instructions). */
   workflowTitle: string;
+  /** Set when the task paused for approval and every held call is decided: resume its turn from `runState` (see `ClaimedJob.resume`). */
+  resume?: { runState: unknown; decisions: Record<string, ApprovalDecisionRecord> };
 }
 
 /** One place where a submitted result does not match the task's schema. */
@@ -142,6 +147,17 @@ export interface TaskWorkApi {
   fail(input: { taskId: string; leaseToken: string; error: string }): Promise<TaskRecord>;
   /** Hands a running task back to the queue unfinished (graceful shutdown): another worker runs it. */
   release(input: { taskId: string; leaseToken: string }): Promise<TaskRecord>;
+  /**
+   * Pauses a running task whose turn holds calls for approval (like `work.hold`): its run state and one pending
+   * approval per held call are stored, the task becomes `awaiting_approval` (its workflow waits) and leaves the worker;
+   * once every held call is decided (`approvals.decide`) it is queued again and any worker resumes it. Returns the task
+   * as stored (unchanged when this worker no longer holds it).
+   */
+  hold(input: { taskId: string; leaseToken: string; runState: unknown; calls: HeldCall[] }): Promise<TaskRecord>;
+  /** Journals the start of an approved call of a resumed task (see `WorkApi.startApprovedCall`). */
+  startApprovedCall(input: { taskId: string; leaseToken: string; callId: string }): Promise<ApprovedCallStart>;
+  /** Journals what a started approved call of a task returned (see `WorkApi.finishApprovedCall`). */
+  finishApprovedCall(input: { taskId: string; leaseToken: string; callId: string; output: ApprovedCallOutput }): Promise<{ recorded: boolean }>;
 }
 
 /** What one advance did. */

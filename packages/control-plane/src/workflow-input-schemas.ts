@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvedCallOutputInput, heldCallsInput, runStateInput } from './input-schemas.js';
 
 const agentId = z.string().trim().min(1, 'agentId must not be empty').max(200);
 const id = z.string().trim().min(1).max(100);
@@ -19,5 +20,8 @@ export const workflowInputSchemas = {
   taskLease: z.object({ taskId: id, leaseToken: id }),
   submitTask: z.object({ taskId: id, leaseToken: id, result: z.unknown() }),
   failTask: z.object({ taskId: id, leaseToken: id, error: z.string().min(1).max(100_000) }),
+  holdTask: z.object({ taskId: id, leaseToken: id, runState: runStateInput, calls: heldCallsInput }),
+  approvedTaskCall: z.object({ taskId: id, leaseToken: id, callId: z.string().min(1).max(200) }),
+  approvedTaskCallOutput: z.object({ taskId: id, leaseToken: id, callId: z.string().min(1).max(200), output: approvedCallOutputInput }),
   runAdvance: z.object({ workerId: z.string().trim().min(1).max(200) }),
 } as const;

@@ -6,7 +6,8 @@
  *             advance: due (advance_requested > advance_done) → claimed (advance_token) → done | re-claimable after the lease
  *   task:     queued → running (claimTask) → succeeded | failed (settleTask) ; running → queued (releaseTask);
  *             running past its lease → running again for another worker (claimTask) or failed (expireTask);
- *             queued | running → cancelled (cancelUnfinishedTasks)
+ *             running → awaiting_approval (holdTask, approval-api.ts) → queued once every held call is decided;
+ *             queued | running | awaiting_approval → cancelled (cancelUnfinishedTasks), its pending approvals too
  */
 import { randomUUID } from 'node:crypto';
 import type { SqlExecutor } from './sql-driver.js';
@@ -131,14 +132,22 @@ export async function insertTasks(executor: SqlExecutor, { schema }: Tables, wor
   );
 }
 
-/** queued | running → cancelled: every unfinished task of a finished workflow (running turns stop at their next heartbeat). */
+/**
+ * queued | running | awaiting_approval → cancelled: every unfinished task of a finished workflow (running turns stop at
+ * their next heartbeat); the held calls of paused ones can no longer be decided.
+ */
 export async function cancelUnfinishedTasks(executor: SqlExecutor, { schema }: Tables, workflowId: string, reason: string): Promise<number> {
-  const { rowCount } = await executor.query(
+  const { rows } = await executor.query<{ id: string }>(
     `UPDATE ${schema}.task SET status = 'cancelled', error = $2, finished_at = now(), updated_at = now()
-     WHERE workflow_id = $1 AND status IN ('queued', 'running')`,
+     WHERE workflow_id = $1 AND status IN ('queued', 'running', 'awaiting_approval') RETURNING id`,
     [workflowId, reason],
   );
-  return rowCount;
+  if (rows.length > 0) {
+    await executor.query(`UPDATE ${schema}.approval SET status = 'cancelled', decided_at = now() WHERE task_id = ANY($1::uuid[]) AND status = 'pending'`, [
+      rows.map((row) => row.id),
+    ]);
+  }
+  return rows.length;
 }
 
 /** The running tasks whose worker stopped heartbeating and that have no attempts left. */

@@ -1,0 +1,56 @@
+import { ownerColumn, type ApprovalOwner } from './approval-api.js';
+import type { ApprovedCallOutput, ApprovedCallStart } from './control-plane-client.js';
+import { isUuid } from './input-schemas.js';
+import type { SqlDriver } from './sql-driver.js';
+
+/*
+ * The journal that makes a person's approval apply exactly once: an approved call is marked started (under the lease of
+ * the job or task that runs it) before it runs, and its output is recorded once it ran. A later resume of the same
+ * turn (after a crash, on any worker) reads both back (`resumeOf`): a recorded output is reused, a start without one
+ * is never run again.
+ */
+
+/**
+ * approved → started, by the holder of the job's or task's lease (again by the same lease: a repeated request whose
+ * answer was lost; never by another lease: a call that started under a worker that died is not run again). The owner row is locked first (the lock a claim
+ * takes), so a start and a takeover by another worker are ordered: either the start is journaled before the other
+ * worker reads the journal, or it is refused because the lease is no longer this worker's.
+ */
+export async function startApprovedCall(
+  driver: SqlDriver,
+  schema: string,
+  input: { owner: ApprovalOwner; leaseToken: string; callId: string },
+): Promise<ApprovedCallStart> {
+  const { owner, leaseToken, callId } = input;
+  if (!isUuid(owner.id) || !isUuid(leaseToken)) return { run: false };
+  return driver.transaction(async (transaction) => {
+    const { rows: held } = await transaction.query<{ id: string }>(
+      `SELECT id FROM ${schema}.${owner.kind} WHERE id = $1 AND lease_token = $2 AND status = 'running' FOR UPDATE`,
+      [owner.id, leaseToken],
+    );
+    if (held.length === 0) return { run: false };
+    const { rows } = await transaction.query<{ id: string }>(
+      `UPDATE ${schema}.approval SET started_at = coalesce(started_at, now()), started_by = $3
+       WHERE ${ownerColumn(owner)} = $1 AND call_id = $2 AND status = 'approved' AND (started_at IS NULL OR (started_by = $3 AND output IS NULL))
+       RETURNING id`,
+      [owner.id, callId, leaseToken],
+    );
+    return { run: rows.length === 1 };
+  });
+}
+
+/** started → output recorded (once; kept even when the lease was lost meanwhile: the call did run). */
+export async function finishApprovedCall(
+  driver: SqlDriver,
+  schema: string,
+  input: { owner: ApprovalOwner; callId: string; output: ApprovedCallOutput },
+): Promise<{ recorded: boolean }> {
+  const { owner, callId, output } = input;
+  if (!isUuid(owner.id)) return { recorded: false };
+  const { rows } = await driver.query<{ id: string }>(
+    `UPDATE ${schema}.approval SET output = $3::jsonb
+     WHERE ${ownerColumn(owner)} = $1 AND call_id = $2 AND status = 'approved' AND started_at IS NOT NULL AND output IS NULL RETURNING id`,
+    [owner.id, callId, JSON.stringify(output)],
+  );
+  return { recorded: rows.length === 1 };
+}
