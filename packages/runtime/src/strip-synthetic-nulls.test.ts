@@ -99,6 +99,17 @@ describe('stripSyntheticNulls', () => {
     }
   });
 
+  it('keeps the order of the other keys, and an own "__proto__" key as data, in the copy', () => {
+    const original: JSONObject = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' }, c: { type: 'string' } } };
+    const value = JSON.parse('{"c":"x","__proto__":{"p":1},"b":null,"a":"y"}') as Record<string, unknown>;
+    const result = stripSyntheticNulls(value, original);
+    const copy = result.value as Record<string, unknown>;
+    expect(Object.keys(copy)).toEqual(['c', '__proto__', 'a']);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toStrictEqual({ p: 1 });
+    expect(result.stripped).toStrictEqual(['$.b']);
+  });
+
   it('handles keys that are not identifiers in paths', () => {
     const original = zodToJSONSchema(z.object({ 'max-count': z.number().optional() }));
     expect(stripSyntheticNulls({ 'max-count': null }, original).stripped).toStrictEqual(['$["max-count"]']);

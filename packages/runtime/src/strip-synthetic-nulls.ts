@@ -26,9 +26,16 @@ export function stripSyntheticNulls(value: unknown, original: JSONObject): Strip
   return { value: result, stripped };
 }
 
-function strip(value: unknown, schema: JSONValue | undefined, root: JSONObject, path: string, stripped: string[]): unknown {
+/** `stripSyntheticNulls(value, original).value`, without writing the paths (validation's hot path). */
+export function withoutSyntheticNulls(value: unknown, original: JSONObject): unknown {
+  return strip(value, original, original, '$', undefined);
+}
+
+/** `stripped` collects the paths removed; when it is undefined, no path is written (`path` stays as given). */
+function strip(value: unknown, schema: JSONValue | undefined, root: JSONObject, path: string, stripped: string[] | undefined): unknown {
+  if (typeof value !== 'object' || value === null) return value;
   const node = resolve(schema, root);
-  if (node === undefined || typeof value !== 'object' || value === null) return value;
+  if (node === undefined) return value;
 
   const branch = pickBranch(value, node, root);
   if (branch !== undefined) return strip(value, branch, root, path, stripped);
@@ -37,40 +44,63 @@ function strip(value: unknown, schema: JSONValue | undefined, root: JSONObject, 
     const items = node['items'];
     if (items === undefined || Array.isArray(items)) return value;
     let copy: unknown[] | undefined;
-    value.forEach((element: unknown, index) => {
-      const next = strip(element, items, root, jsonPathChild(path, index), stripped);
+    for (let index = 0; index < value.length; index += 1) {
+      const element: unknown = value[index];
+      // Only objects and arrays can hold a null to strip (a null element itself is kept).
+      if (typeof element !== 'object' || element === null) continue;
+      const next = strip(element, items, root, stripped === undefined ? path : jsonPathChild(path, index), stripped);
       if (next !== element) {
         copy ??= [...value];
         copy[index] = next;
       }
-    });
+    }
     return copy ?? value;
   }
 
   const properties = node['properties'];
   if (!isJSONObject(properties)) return value;
-  const required = Array.isArray(node['required']) ? node['required'] : [];
   const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // Built only once something changes, key by key in the same order (a `delete` would make a slow dictionary object).
   let copy: Record<string, unknown> | undefined;
-  for (const [key, child] of Object.entries(record)) {
-    if (!Object.hasOwn(properties, key)) continue;
-    const propertySchema = properties[key];
-    const childPath = jsonPathChild(path, key);
-    if (child === null) {
-      if (!required.includes(key) && !acceptsNull(propertySchema, root)) {
-        copy ??= { ...record };
-        delete copy[key];
-        stripped.push(childPath);
+  // Paths are only written for what is removed or walked into: most properties are neither.
+  for (let position = 0; position < keys.length; position += 1) {
+    const key = keys[position] as string;
+    const child = record[key];
+    let next = child;
+    if (typeof child === 'object' && Object.hasOwn(properties, key)) {
+      const propertySchema = properties[key];
+      if (child === null) {
+        const required = node['required'];
+        if (!(Array.isArray(required) && required.includes(key)) && !acceptsNull(propertySchema, root)) {
+          copy ??= copyOfFirst(record, keys, position);
+          stripped?.push(jsonPathChild(path, key));
+          continue;
+        }
+      } else {
+        next = strip(child, propertySchema, root, stripped === undefined ? path : jsonPathChild(path, key), stripped);
+        if (next !== child) copy ??= copyOfFirst(record, keys, position);
       }
-      continue;
     }
-    const next = strip(child, propertySchema, root, childPath, stripped);
-    if (next !== child) {
-      copy ??= { ...record };
-      copy[key] = next;
-    }
+    if (copy !== undefined) setOwn(copy, key, next);
   }
   return copy ?? value;
+}
+
+/** A new object with the first `count` of `keys` of `record`. */
+function copyOfFirst(record: Record<string, unknown>, keys: readonly string[], count: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (let position = 0; position < count; position += 1) {
+    const key = keys[position] as string;
+    setOwn(copy, key, record[key]);
+  }
+  return copy;
+}
+
+/** `target[key] = value` as an own data property (a `"__proto__"` key from JSON is data, not the prototype). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** Follows `$ref`s to the schema object they name. */

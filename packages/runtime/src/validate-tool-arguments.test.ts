@@ -239,6 +239,17 @@ describe('validateToolArguments: strict tools', () => {
     expect(result.params).toEqual({ query: 'x', limit: 7, cursor: null });
     expect(result.repairs.map((repair) => repair.kind)).toEqual(['coerced']);
   });
+
+  it('strips the nulls a repair brings in (Python None) although the text never says null', () => {
+    const result = expectOk(validateToolArguments(strictTool, "{'query': 'x', 'limit': None, 'cursor': None}"));
+    expect(result.params).toStrictEqual({ query: 'x', cursor: null });
+    expect(result.repairs.map((repair) => repair.kind)).toEqual(['syntax_repaired']);
+  });
+
+  it('strips nothing from a string that only mentions null; strips a null anywhere else', () => {
+    expect(expectOk(validateToolArguments(strictTool, '{"query":"null or not","limit":3}')).params).toStrictEqual({ query: 'null or not', limit: 3 });
+    expect(expectOk(validateToolArguments(strictTool, '{"cursor":"c","limit":null,"query":"x"}')).params).toStrictEqual({ query: 'x', cursor: 'c' });
+  });
 });
 
 describe('validateToolArguments: jsonSchema tools', () => {

@@ -2,11 +2,11 @@ import { coerceToSchema } from './coerce-to-schema.js';
 import { describeThrown } from './describe-thrown.js';
 import { formatIssuesMessage, formatUnreadableMessage } from './format-validation-message.js';
 import type { ValidationIssue } from './format-validation-message.js';
-import { compileJsonSchema } from './json-schema-validator.js';
+import { compileJsonSchema, type CompiledJsonSchema } from './json-schema-validator.js';
 import type { JSONObject } from './json.js';
 import { parseArgumentsJson } from './parse-arguments-json.js';
 import { keepProtoKeys, mayHoldProtoKey } from './proto-keys.js';
-import { stripSyntheticNulls } from './strip-synthetic-nulls.js';
+import { withoutSyntheticNulls } from './strip-synthetic-nulls.js';
 import { toolParameters } from './tool-parameters.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
 import type { ArgumentRepair } from './argument-repair.js';
@@ -66,23 +66,15 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
       message: formatUnreadableMessage({ toolName: tool.name, problem: `the tool's JSON Schema cannot be used (${jsonSchema.message}); this is a tool definition problem, not an argument problem.`, argumentsText: undefined }),
     };
   }
-  const attempt = (value: unknown): Attempt => {
-    const input = original === undefined ? value : stripSyntheticNulls(value, original).value;
-    if (jsonSchema !== undefined && jsonSchema.ok) {
-      const issues = jsonSchema.check(input);
-      if (issues.length > 0) return { ok: false, issues, checked: input };
-    }
-    const result = tool.schema.safeParse(input);
-    return result.success ? { ok: true, params: result.data, input } : { ok: false, issues: zodValidationIssues(result.error.issues), checked: input };
-  };
-
-  const first = attempt(parsed.value);
+  // A value read by plain `JSON.parse` (no repair) holds a `null` only where its text says `null`: without one,
+  // there is nothing for the strict transform's stripping to remove.
+  const first = attempt(tool, parsed.value, parsed.repairs.length === 0 && !argumentsText.includes('null') ? undefined : original, jsonSchema);
   if (first.ok) return withProtoKeys(tool, argumentsText, first, parsed.repairs);
 
   // Rung 5: schema-guided coercion against the schema the model was shown.
   const coercion = coerceToSchema(first.checked, coercionSchema(tool));
   if (coercion.changes.length > 0) {
-    const second = attempt(coercion.value);
+    const second = attempt(tool, coercion.value, original, jsonSchema);
     if (second.ok) {
       const shown = coercion.changes.slice(0, MAX_LOGGED_COERCIONS);
       if (coercion.changes.length > shown.length) shown.push(`… and ${coercion.changes.length - shown.length} more`);
@@ -99,6 +91,17 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
       note: parsed.truncated ? 'The arguments were cut off; only their complete part was checked. Send the complete arguments.' : undefined,
     }),
   };
+}
+
+/** Checks one candidate value: synthetic nulls stripped (for strict tools, given `original`), the JSON Schema, then Zod. */
+function attempt(tool: AnyWorkerAgentTool, value: unknown, original: JSONObject | undefined, jsonSchema: CompiledJsonSchema | undefined): Attempt {
+  const input = original === undefined ? value : withoutSyntheticNulls(value, original);
+  if (jsonSchema !== undefined && jsonSchema.ok) {
+    const issues = jsonSchema.check(input);
+    if (issues.length > 0) return { ok: false, issues, checked: input };
+  }
+  const result = tool.schema.safeParse(input);
+  return result.success ? { ok: true, params: result.data, input } : { ok: false, issues: zodValidationIssues(result.error.issues), checked: input };
 }
 
 /**
