@@ -117,6 +117,11 @@ export function createEagerDispatch(toolMap: ReadonlyMap<string, AnyWorkerAgentT
         wake();
         return outcome;
       },
+      (error: unknown) => {
+        // dispatchToolCalls does not reject; if it ever did, `finish` / `abandon` must not wait for a decision forever.
+        decide();
+        throw error;
+      },
     );
   }
 
