@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorToWire, rpcMethod, type ControlPlaneClient } from '@core/control-plane';
+import { errorToWire, parseOutput, rpcMethod, type ControlPlaneClient } from '@core/control-plane';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AccessTokens, Principal } from './access-tokens.js';
@@ -35,7 +35,7 @@ const CLAIMS = new Set(['work.claim', 'tasks.claim']);
 
 /**
  * The control plane as a Hono app: `GET /v1/health`, `GET /v1/openapi.json` (`controlPlaneOpenApi`), and `POST /v1/<api>/<method>` with the call's input as a JSON
- * object, answered `200 { result }` or `{ error: WireError }` with 400 (invalid body or input), 401 (no or unknown
+ * object, answered `200 { result }` (the result checked with the call's output schema first) or `{ error: WireError }` with 400 (invalid body or input), 401 (no or unknown
  * token), 403 (a call the token may not make, or another agent's id), 404 (unknown call, or no such row),
  * 409 (conflict), 413 (body too large), 429 (rate limit, with Retry-After) or 500 (`internal_error` and the request
  * id; the details only in `log`). An agent token's calls are for its agent: a missing `agentId` is set to it.
@@ -146,7 +146,9 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
           result = await run();
         }
       }
-      return c.json({ result: result ?? null });
+      // Every result is checked with the call's output schema before it is sent: a mismatch is a bug here, answered
+      // 500 internal_error (ControlPlaneOutputError, logged with the path and the problem by onError).
+      return c.json({ result: parseOutput(method.output, result ?? null, name, 'this control plane') });
     },
   );
   return app;

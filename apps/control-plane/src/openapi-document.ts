@@ -1,4 +1,4 @@
-import { RPC_METHODS } from '@core/control-plane';
+import { RECORD_SCHEMAS, RPC_METHODS } from '@core/control-plane';
 import { z } from 'zod';
 
 const ERROR_SCHEMA = {
@@ -24,9 +24,20 @@ const ERROR_SCHEMA = {
 /**
  * The HTTP control plane described as OpenAPI 3.1 (served at `GET /v1/openapi.json`): one `POST /v1/<api>/<method>`
  * per entry of `RPC_METHODS`, its request body the JSON Schema of the call's zod input schema (as accepted, before
- * trimming), its answer `{ result }`, and the error shape with the statuses.
+ * trimming), its answer `{ result }` with the JSON Schema of the call's output schema (the records under
+ * `components.schemas`, by the names of `RECORD_SCHEMAS`), and the error shape with the statuses.
  */
 export function controlPlaneOpenApi(): Record<string, unknown> {
+  const records = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(RECORD_SCHEMAS)) records.add(schema, { id });
+  const components: Record<string, unknown> = {};
+  /** The output schema as JSON Schema, its records moved to `components.schemas` and referred to there. */
+  const outputSchema = (output: z.ZodType): unknown => {
+    const generated = z.toJSONSchema(output, { metadata: records, io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _dialect, $defs, ...schema } = JSON.parse(JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
+    Object.assign(components, $defs);
+    return schema;
+  };
   const paths: Record<string, unknown> = {
     '/v1/health': { get: { operationId: 'health', security: [], responses: { 200: { description: 'The server answers.' } } } },
   };
@@ -40,7 +51,10 @@ export function controlPlaneOpenApi(): Record<string, unknown> {
         summary: `${name} (${method.scope === 'agent' ? 'worker token, or the agent\'s own token' : 'worker token'}${method.retrySafe ? '; safe to retry' : ''})`,
         requestBody: { required: true, content: { 'application/json': { schema } } },
         responses: {
-          200: { description: 'The call\'s result.', content: { 'application/json': { schema: { type: 'object', required: ['result'], properties: { result: {} } } } } },
+          200: {
+            description: 'The call\'s result.',
+            content: { 'application/json': { schema: { type: 'object', required: ['result'], properties: { result: outputSchema(method.output) } } } },
+          },
           ...Object.fromEntries(
             [400, 401, 403, 404, 409, 413, 429, 500].map((status) => [status, { $ref: '#/components/responses/Error' }]),
           ),
@@ -54,6 +68,7 @@ export function controlPlaneOpenApi(): Record<string, unknown> {
     security: [{ bearer: [] }],
     paths,
     components: {
+      schemas: components,
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: '`ankole tokens create --worker | --agent NAME`' } },
       responses: { Error: { description: 'A refused or failed call.', content: { 'application/json': { schema: ERROR_SCHEMA } } } },
     },

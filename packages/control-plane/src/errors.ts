@@ -52,3 +52,21 @@ export class ControlPlaneFailure extends RuntimeFailure {
     super(code, message, options);
   }
 }
+
+/**
+ * A call's result did not match its output schema (`RPC_METHODS[method].output`): on the HTTP server it becomes a
+ * `500 internal_error` (the details only in the server's log); the HTTP client throws it for an answer it cannot
+ * trust, naming the call and the path of the bad field. Code `output_invalid`.
+ */
+export class ControlPlaneOutputError extends ControlPlaneFailure {
+  /** The call, `<api>.<method>`. */
+  readonly method: string;
+  /** Where in the result the first problem is: `$` for the result itself, `$.tasks[2].createdAt`. */
+  readonly path: string;
+
+  constructor(method: string, path: string, message: string, options: AnkoleErrorOptions = {}) {
+    super('output_invalid', message, options);
+    this.method = method;
+    this.path = path;
+  }
+}

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { ControlPlaneClient } from './control-plane-client.js';
 import { ControlPlaneFailure, ControlPlaneInputError } from './errors.js';
 import { parseInput } from './input-schemas.js';
+import { parseOutput } from './parse-output.js';
 import { RPC_METHODS, type RpcMethodName } from './rpc-methods.js';
 import { errorFromWire, type WireError } from './wire-error.js';
 
@@ -43,7 +44,8 @@ type Outcome = { kind: 'answer'; status: number; body: unknown; retryAfterMs: nu
 /**
  * A `ControlPlaneClient` that makes every call as `POST <url>/v1/<api>/<method>` with a JSON body, parsing the
  * input with the same schema the server parses with (so an invalid input fails here, with the same error) and
- * rebuilding the server's typed errors (`ControlPlaneInputError`, `ControlPlaneNotFoundError`,
+ * checking each result with the call's output schema (`ControlPlaneOutputError`, code `output_invalid`, naming the call
+ * and the path of the bad field, for an answer that does not match), rebuilding the server's typed errors (`ControlPlaneInputError`, `ControlPlaneNotFoundError`,
  * `ControlPlaneConflictError`; `ControlPlaneFailure` with code `unauthorized`, `forbidden`, `rate_limited`,
  * `body_too_large` or `internal_error` otherwise). `advances.runNext` runs the workflow sandbox on the server.
  * @throws ControlPlaneInputError for a URL that is not http(s).
@@ -126,7 +128,13 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
       const outcome = await send(name, payload);
       let retryAfterMs: number | undefined;
       if (outcome.kind === 'answer') {
-        if (outcome.status === 200) return (outcome.body as { result: unknown }).result ?? null;
+        if (outcome.status === 200) {
+          const body = outcome.body;
+          if (typeof body !== 'object' || body === null || !('result' in body)) {
+            throw new ControlPlaneFailure('bad_answer', `The control plane at ${where} answered ${name} with HTTP 200 but no { result } JSON body.`);
+          }
+          return parseOutput(method.output, body.result, name, `the control plane at ${where}`);
+        }
         const wire = (outcome.body as { error?: WireError } | undefined)?.error;
         const notRun = outcome.status === 429 || outcome.status === 503;
         const transient = notRun || (outcome.status >= 500 && method.retrySafe);

@@ -15,6 +15,9 @@ export { MAX_BRAIN_IMPORT_PAGES, MAX_BRAIN_PAGE_CHARS, MAX_BRAIN_TITLE_CHARS } f
 export type {
   ApprovalApi,
   ApprovalDecisionRecord,
+  ApprovedCallOutput,
+  ApprovedCallRef,
+  ApprovedCallStart,
   ApprovalRecord,
   ClaimedJob,
   HeldCall,
@@ -30,7 +33,9 @@ export type {
   StartJobInput,
   WorkApi,
 } from './control-plane-client.js';
-export { ControlPlaneConflictError, ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
+export { ControlPlaneConflictError, ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError, ControlPlaneOutputError } from './errors.js';
+export { parseOutput } from './parse-output.js';
+export { RECORD_SCHEMAS } from './record-schemas.js';
 export { createHttpControlPlaneClient } from './http-control-plane-client.js';
 export type { HttpControlPlaneClient, HttpControlPlaneClientOptions } from './http-control-plane-client.js';
 export { RPC_METHODS, rpcMethod } from './rpc-methods.js';
