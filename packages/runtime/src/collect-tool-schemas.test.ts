@@ -178,6 +178,36 @@ describe('collectToolSchemas', () => {
     expect(Object.isFrozen(first[0])).toBe(true);
   });
 
+  it('reuses the value of the same tools array only while nothing it was made of changed', () => {
+    const tools = [tool('a'), tool('b', { namespace: 'n' }), tool('c', { deferLoading: true })];
+    const first = collectToolSchemas(tools);
+    // The caller owns what it gets: changing it does not change the next turn's value.
+    first.pop();
+    (first[1] as { tools: unknown[] }).tools.push({ type: 'function', name: 'intruder' });
+    const second = collectToolSchemas(tools);
+    expect(names(second)).toStrictEqual(['function:a', 'namespace:n', 'function:c', 'tool_search']);
+    expect((second[1] as { tools: unknown[] }).tools).toHaveLength(1);
+    expect(names(collectToolSchemas(tools, { includeToolSearch: false }))).toStrictEqual(['function:a', 'namespace:n', 'function:c']);
+    expect(collectToolSchemas(tools, { toolSearchDescription: 'Find more.' }).at(-1)).toMatchObject({ description: 'Find more.' });
+    // The array changed: collected again (and checked again).
+    tools[0] = tool('d');
+    expect(names(collectToolSchemas(tools))[0]).toBe('function:d');
+    tools.push(tool('d'));
+    expect(() => collectToolSchemas(tools)).toThrow(ToolSetError);
+  });
+
+  it('sends the current fields of a tool object that is not frozen, after a change', () => {
+    const editable = { ...tool('draft'), description: 'First text.' } as { -readonly [K in keyof AnyWorkerAgentTool]: AnyWorkerAgentTool[K] };
+    const tools = [editable];
+    expect(collectToolSchemas(tools)[0]).toMatchObject({ name: 'draft', description: 'First text.' });
+    editable.description = 'Second text.';
+    editable.schema = z.object({ other: z.boolean() });
+    const entry = collectToolSchemas(tools)[0] as { description: string; parameters: { properties: Record<string, unknown> } };
+    expect(entry.description).toBe('Second text.');
+    expect(Object.keys(entry.parameters.properties)).toStrictEqual(['other']);
+    expect(toFunctionToolParam(editable)).toBe(entry);
+  });
+
   it('refuses duplicate tools, listing them', () => {
     const error = toolSetError(() => collectToolSchemas([tool('a'), tool('b'), tool('a'), tool('x', { namespace: 'n' }), tool('x', { namespace: 'n' })]));
     expect(error.toolNames).toStrictEqual(['a', 'n.x']);

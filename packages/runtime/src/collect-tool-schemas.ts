@@ -3,6 +3,7 @@ import { TOOL_NAME_PATTERN } from './define-worker-tool.js';
 import { ToolSetError } from './errors.js';
 import { deepFreeze } from './json.js';
 import { toolParameters } from './tool-parameters.js';
+import { samePayload, toolPayloadSnapshot, type ToolPayloadSnapshot } from './tool-payload-snapshot.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
 
 /** One entry of the Responses `tools` field. */
@@ -34,9 +35,21 @@ export const DEFAULT_TOOL_SEARCH_DESCRIPTION =
   'The matching tools become callable. Use it when none of the loaded tools fits the task.';
 
 /*
- * Memo: one frozen function entry per tool object, so a later turn with the same tools only builds arrays.
+ * Memos: one frozen function entry per tool object; one collected value per tools array (checked against the
+ * array's elements and the options on every use). Entries are kept with what they were made of when a tool could
+ * change (see `toolPayloadSnapshot`; tools made by `defineWorkerTool` are frozen and cannot).
  */
-const functionEntries = new WeakMap<AnyWorkerAgentTool, FunctionToolParam>();
+const functionEntries = new WeakMap<AnyWorkerAgentTool, { entry: FunctionToolParam; snapshot: ToolPayloadSnapshot }>();
+const collections = new WeakMap<readonly AnyWorkerAgentTool[], Collection>();
+
+/** A collected `tools` value, private (each caller gets a copy), and what it was collected from. */
+interface Collection {
+  tools: readonly AnyWorkerAgentTool[];
+  snapshots: readonly ToolPayloadSnapshot[] | undefined;
+  toolSearchDescription: string | undefined;
+  includeToolSearch: boolean;
+  value: readonly ResponsesTool[];
+}
 
 /**
  * The function tool entry of one tool: `{ type: 'function', name, description, parameters, strict }`, plus
@@ -46,12 +59,13 @@ const functionEntries = new WeakMap<AnyWorkerAgentTool, FunctionToolParam>();
  */
 export function toFunctionToolParam(tool: AnyWorkerAgentTool): FunctionToolParam {
   const cached = functionEntries.get(tool);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined && samePayload(tool, cached.snapshot)) return cached.entry;
+  const snapshot = toolPayloadSnapshot(tool);
   const { parameters, strict } = toolParameters(tool);
   const entry: FunctionToolParam = { type: 'function', name: tool.name, description: tool.description, parameters, strict };
   if (tool.deferLoading) entry.defer_loading = true;
   Object.freeze(entry);
-  functionEntries.set(tool, entry);
+  functionEntries.set(tool, { entry, snapshot });
   return entry;
 }
 
@@ -80,12 +94,52 @@ export function toolSearchToolParam(options: { description?: string } = {}): Too
  * (`toFunctionToolParam`), the members of a namespace grouped into one `{ type: 'namespace', name, description,
  * tools }` entry at the place of its first member (description: the first `namespaceDescription` among its
  * members), and, when any tool is deferred, one client-executed `tool_search` tool at the end. Entries are
- * memoised per tool object, so a later turn with the same tools only builds arrays.
+ * memoised per tool object, and the whole value per tools array: a later turn with the same array of the same
+ * (unchanged) tools only copies the array and the namespace entries.
  * @throws ToolSetError (`toolNames` = the offending names) on names or namespaces outside `^[a-zA-Z0-9_-]{1,64}$`,
  *   duplicate tools (same namespace and name), or a namespace named like a top-level tool.
  * @throws ToolDefinitionError when a tool's schema cannot be sent.
  */
 export function collectToolSchemas(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchemasOptions = {}): ResponsesTool[] {
+  const includeToolSearch = options.includeToolSearch !== false;
+  const cached = collections.get(tools);
+  if (cached !== undefined && sameCollection(cached, tools, options.toolSearchDescription, includeToolSearch)) return copyOf(cached.value);
+  const value = collect(tools, options);
+  const snapshots = tools.map(toolPayloadSnapshot);
+  collections.set(tools, {
+    tools: [...tools],
+    snapshots: snapshots.every((snapshot) => snapshot === undefined) ? undefined : snapshots,
+    toolSearchDescription: options.toolSearchDescription,
+    includeToolSearch,
+    value,
+  });
+  return copyOf(value);
+}
+
+/** Whether `tools` still holds the same tools, unchanged, as when `collection` was made, for the same options. */
+function sameCollection(collection: Collection, tools: readonly AnyWorkerAgentTool[], toolSearchDescription: string | undefined, includeToolSearch: boolean): boolean {
+  if (collection.includeToolSearch !== includeToolSearch || collection.toolSearchDescription !== toolSearchDescription) return false;
+  const known = collection.tools;
+  if (known.length !== tools.length) return false;
+  for (let index = 0; index < known.length; index += 1) if (known[index] !== tools[index]) return false;
+  const snapshots = collection.snapshots;
+  if (snapshots !== undefined) {
+    for (let index = 0; index < known.length; index += 1) if (!samePayload(known[index] as AnyWorkerAgentTool, snapshots[index])) return false;
+  }
+  return true;
+}
+
+/** A copy the caller may change: a new array, and new namespace entries (the function and tool_search entries are frozen). */
+function copyOf(value: readonly ResponsesTool[]): ResponsesTool[] {
+  const copy = value.slice();
+  for (let index = 0; index < copy.length; index += 1) {
+    const entry = copy[index] as ResponsesTool;
+    if (entry.type === 'namespace') copy[index] = { type: 'namespace', name: entry.name, description: entry.description, tools: entry.tools.slice() };
+  }
+  return copy;
+}
+
+function collect(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchemasOptions): ResponsesTool[] {
   const result: ResponsesTool[] = [];
   const namespaces = new Map<string, NamespaceGroup>();
   const topLevel = new Set<string>();

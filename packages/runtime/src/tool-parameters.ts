@@ -2,6 +2,7 @@ import { SchemaConversionError, StrictSchemaError, ToolDefinitionError } from '.
 import { deepFreeze, isJSONObject } from './json.js';
 import type { JSONObject } from './json.js';
 import { checkStrictSchema, toStrictJSONSchema } from './strict-json-schema.js';
+import { samePayload, toolPayloadSnapshot, type ToolPayloadSnapshot } from './tool-payload-snapshot.js';
 import type { AnyWorkerAgentTool } from './worker-agent-tool.js';
 import { zodToJSONSchema } from './zod-to-json-schema.js';
 
@@ -16,12 +17,14 @@ export interface ToolParameters {
 }
 
 /*
- * Memo: one result per tool object (tools are frozen, so the result cannot go stale). A WeakMap keeps nothing alive.
+ * Memo: one result per tool object, with what it was made of when the tool could change (tools made by
+ * `defineWorkerTool` are frozen: theirs cannot go stale). A WeakMap keeps nothing alive.
  */
-const computed = new WeakMap<AnyWorkerAgentTool, ToolParameters>();
+const computed = new WeakMap<AnyWorkerAgentTool, { result: ToolParameters; snapshot: ToolPayloadSnapshot }>();
 
 /**
- * The parameters a tool is sent with. Memoised per tool object; the result is frozen (do not modify it).
+ * The parameters a tool is sent with. Memoised per tool object (made again when a tool that is not frozen changed a
+ * field it depends on); the result is frozen (do not modify it).
  *
  * - `jsonSchema` tools: that schema, unchanged (the same object), with the tool's `strict` flag. When `strict` is
  *   true the schema must already be strict-mode compatible (see `checkStrictSchema`): it is checked, never rewritten.
@@ -35,9 +38,10 @@ const computed = new WeakMap<AnyWorkerAgentTool, ToolParameters>();
  */
 export function toolParameters(tool: AnyWorkerAgentTool): ToolParameters {
   const cached = computed.get(tool);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined && samePayload(tool, cached.snapshot)) return cached.result;
+  const snapshot = toolPayloadSnapshot(tool);
   const result = tool.jsonSchema === undefined ? fromZod(tool) : fromJsonSchema(tool, tool.jsonSchema);
-  computed.set(tool, result);
+  computed.set(tool, { result, snapshot });
   return result;
 }
 
