@@ -69,6 +69,7 @@ export type {
   ModelGateway,
   ModelRequest,
   ModelResponse,
+  OutputItemSource,
   ResponseInputItem,
   ResponseOutputItem,
   TextDeltaSource,
