@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { checkMcpConfig, createMcpTools } from '@core/tools-mcp';
 import { WebConfigError, webProfileFromEnv, type WebProfile } from '@core/tools-web';
-import { CONTROL_PLANE_OPTIONS, openFromOptions } from '../worker/commands/control-plane-options.js';
+import { CONTROL_PLANE_OPTIONS } from '../worker/commands/control-plane-options.js';
+import { chooseControlPlane, describeControlPlaneChoice, type ControlPlaneChoice } from '../worker/control-plane-choice.js';
+import { createLazyControlPlane } from '../worker/lazy-control-plane.js';
 import type { TextTurnContext } from '../turn-context.js';
 import { resolveAgentHome } from './agent-home.js';
 import { CliError } from './cli-error.js';
@@ -37,11 +38,13 @@ export const TURN_OPTIONS_HELP = [
   '                     No web profile bound: no web tools.',
   '  --mcp-config FILE  an mcporter config (mcpServers): each server\'s tools join the turn, namespaced by server',
   '  --brain            enable Brain: the turn gets recall, get_page, create_page, update_page and delete_page over',
-  '                     the agent\'s pages in the control plane (needs --database-url or --data-dir)',
-  '  --database-url URL bind the control plane on this PostgreSQL server (default: DATABASE_URL): the turn',
-  '                     gets the schedule and background job tools',
-  '  --data-dir DIR     bind the embedded control plane in DIR (default: ANKOLE_DATA_DIR) instead; not while',
-  '                     an `ankole worker` uses the same folder. Neither given: no schedule or job tools.',
+  '                     the agent\'s pages in the control plane',
+  '  --control-plane URL, --database-url URL, --data-dir DIR',
+  '                     the control plane, chosen as for every command (see `ankole --help`): the turn gets the',
+  '                     schedule, job and workflow tools, and opens it at their first call. The default embedded',
+  '                     database only once it exists (`ankole jobs`, `schedules`, `worker` create it) or with --brain.',
+  '  Defaults for these options, the model and more can be kept in $XDG_CONFIG_HOME/ankole/config.json and',
+  '  $XDG_CONFIG_HOME/ankole/agents/<agent>.json; flags and variables win (`ankole config show`).',
 ];
 
 /** A turn's context, and what to release once the turn is over. */
@@ -56,7 +59,7 @@ export interface TurnSetup {
 }
 
 /**
- * The turn context the command line describes; opens the control plane when one is configured.
+ * The turn context the command line describes; binds the control plane `turnControlPlane` picks (opened at its first call).
  * @throws CliError when the home or the skills folder does not exist, or the agent name is invalid;
  * WebConfigError for a bad web configuration; ControlPlaneFailure when the database cannot be opened.
  */
@@ -82,12 +85,7 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
   const webProfile = webProfileFromOptions(values, io.env);
   if (webProfile !== undefined) context.webProfile = webProfile;
   const brain = values.brain === true;
-  if (brain && !wantsControlPlane(values, io.env)) {
-    throw new CliError(
-      'brain_needs_control_plane',
-      '--brain needs a control plane, where the pages are kept: give --database-url or --data-dir (or set DATABASE_URL or ANKOLE_DATA_DIR).',
-    );
-  }
+  const choice = turnControlPlane(values, io, brain);
   const warnings: string[] = [];
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -97,6 +95,8 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
     const configPath = await mcpConfigOption(values, io);
     if (configPath !== undefined) {
       // The servers see the variables `--env` allows, like the commands (plus their own config's env).
+      // The MCP client (mcporter) is loaded only for a turn with an MCP config.
+      const { createMcpTools } = await import('@core/tools-mcp');
       const mcp = await createMcpTools({
         configPath,
         rootDir: path.dirname(configPath),
@@ -107,13 +107,17 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
       for (const problem of mcp.unavailable) warnings.push(problem.reason);
       context.extraTools = mcp.tools;
     }
-    if (!wantsControlPlane(values, io.env)) return { context, warnings, close };
-    const { controlPlane, where } = await openFromOptions(values, io, false);
-    closers.push(() => controlPlane.close());
-    context.controlPlane = controlPlane.client;
+    if (choice === undefined) return { context, warnings, close };
+    // Opened at the first call of a control-plane tool: a turn that does not use one does not wait for the database.
+    const lazy = createLazyControlPlane(async () => {
+      const { openFromOptions } = await import('../worker/commands/control-plane-options.js');
+      return (await openFromOptions(values, io, false)).controlPlane;
+    });
+    closers.push(() => lazy.close());
+    context.controlPlane = lazy.client;
     context.allowJobs = true;
     if (brain) context.brain = true;
-    return { context, controlPlaneWhere: where, warnings, close };
+    return { context, controlPlaneWhere: describeControlPlaneChoice(choice), warnings, close };
   } catch (error) {
     await close();
     throw error;
@@ -133,16 +137,26 @@ export async function mcpConfigOption(values: ParsedCommandLine['values'], io: P
   if (info === undefined) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: give --mcp-config an mcporter config file.`);
   if (!info.isFile()) throw new CliError('mcp_config_not_file', `The MCP config ${configPath} is not a file: give --mcp-config an mcporter config file (JSON with mcpServers).`);
   // Bad JSON or the wrong shape is a usage error (McpConfigError, one sentence) before anything starts.
+  const { checkMcpConfig } = await import('@core/tools-mcp');
   await checkMcpConfig(configPath);
   return configPath;
 }
 
-/** A CLI turn binds a control plane only when one is named: opening the embedded one by default would lock it. */
-function wantsControlPlane(values: ParsedCommandLine['values'], env: CliIO['env']): boolean {
-  const named = (value: string | undefined) => value !== undefined && value.trim() !== '';
-  return (
-    named(stringValue(values, 'database-url')) || named(stringValue(values, 'data-dir')) || named(env.DATABASE_URL) || named(env.ANKOLE_DATA_DIR)
-  );
+/**
+ * The control plane a turn binds: `chooseControlPlane`'s, like every command; but the default embedded database only
+ * when it exists already (someone used `ankole jobs`, `schedules` or `worker`) or `--brain` asks for it, so a plain
+ * turn neither creates a database nor carries the control-plane tools' definitions for nothing.
+ */
+function turnControlPlane(values: ParsedCommandLine['values'], io: CliIO, brain: boolean): ControlPlaneChoice | undefined {
+  const choice = chooseControlPlane({
+    controlPlaneUrl: stringValue(values, 'control-plane'),
+    databaseUrl: stringValue(values, 'database-url'),
+    dataDir: stringValue(values, 'data-dir'),
+    env: io.env,
+    cwd: io.cwd,
+  });
+  if (choice.kind === 'embedded' && choice.source === 'default' && !choice.exists && !brain) return undefined;
+  return choice;
 }
 
 /**

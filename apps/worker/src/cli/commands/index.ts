@@ -36,4 +36,5 @@ export const COMMANDS: readonly CliCommand[] = [
     async () => (await import('../../worker/commands/workflows-command.js')).workflowsCommand,
   ),
   lazyCommand('brain', "list, search, show or import an agent's Brain pages (Markdown knowledge)", async () => (await import('../../worker/commands/brain-command.js')).brainCommand),
+  lazyCommand('config', 'show the effective settings (config files, environment, defaults) and where each comes from', async () => (await import('./config-command.js')).configCommand),
 ];

@@ -7,6 +7,7 @@ import { countOf } from '../../render/plural.js';
 import { runTextTurn } from '../../text-turn.js';
 import type { CliCommand } from '../cli-command.js';
 import { readApprovalRules } from '../agent-approvals-config.js';
+import { applyAnkoleConfig } from '../apply-config.js';
 import { APPROVE_MODES, createCliApprovalPolicy, type ApproveMode } from '../cli-approval-policy.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import type { CliIO } from '../cli-io.js';
@@ -54,12 +55,17 @@ const HELP = [
 export const runCommand: CliCommand = {
   name: 'run',
   summary: 'run one text turn (the offline demo model when OPENAI_API_KEY is not set)',
-  async run(args, io) {
-    const { values, positionals } = parseCommandLine('run', args, OPTIONS);
-    if (values.help === true) {
-      io.stdout.write(HELP);
+  async run(args, cliIO) {
+    const parsed = parseCommandLine('run', args, OPTIONS);
+    if (parsed.values.help === true) {
+      cliIO.stdout.write(HELP);
       return EXIT_CODES.ok;
     }
+    // The config files under the flags and the environment (`ankole config show`).
+    const configured = await applyAnkoleConfig(parsed.values, cliIO, { perAgent: true, flags: Object.keys(OPTIONS) });
+    const { values } = configured;
+    const { positionals } = parsed;
+    const io = configured.io;
     const maxSteps = positiveInteger(values, 'max-steps', 'run');
     const approveFromEnv = io.env.ANKOLE_APPROVE === undefined || io.env.ANKOLE_APPROVE === '' ? undefined : io.env.ANKOLE_APPROVE;
     const approve = stringValue(values, 'approve') ?? approveFromEnv;
@@ -104,7 +110,7 @@ export const runCommand: CliCommand = {
               ...(terminal && io.readLine !== undefined ? { readLine: (signal?: AbortSignal) => io.readLine!(signal) } : {}),
               signal: controller.signal,
             });
-      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, approvalPolicy });
+      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, toolTimeoutMs: configured.toolTimeoutMs, approvalPolicy });
     } finally {
       await model.close();
       await setup.close();
@@ -120,6 +126,8 @@ interface RunRenderedOptions {
   model: Awaited<ReturnType<typeof openModel>>;
   setup: TurnSetup;
   maxSteps: number | undefined;
+  /** The config's `toolTimeoutSeconds`, in ms. */
+  toolTimeoutMs: number | undefined;
   approvalPolicy: ApprovalPolicy | undefined;
 }
 
@@ -136,7 +144,8 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
     }
     stoppedBy = signal;
     renderer.interrupted(signal);
-    controller.abort();
+    // The reason reaches the aborted calls' outputs: "… was stopped before it finished because the turn was interrupted (Ctrl-C)".
+    controller.abort(new DOMException(signal === 'SIGTERM' ? 'The turn was terminated (SIGTERM).' : 'The turn was interrupted (Ctrl-C).', 'AbortError'));
   };
   const removeInterrupt = io.onInterrupt(() => stop('SIGINT'));
   const removeTerminate = io.onTerminate(() => stop('SIGTERM'));
@@ -147,6 +156,7 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
       gateway: model.gateway,
       input: options.prompt,
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
       ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
       onAssembled(assembly) {
         renderer.start({

@@ -1,6 +1,7 @@
 import { collectToolSchemas, toolKey, type AnyWorkerAgentTool } from '@core/runtime';
 import { buildTurnTools } from '../../text-turn.js';
 import { formatCount } from '../../render/format.js';
+import { applyAnkoleConfig } from '../apply-config.js';
 import type { CliCommand } from '../cli-command.js';
 import { EXIT_CODES } from '../cli-error.js';
 import type { CliIO } from '../cli-io.js';
@@ -65,12 +66,14 @@ function table(rows: ToolRow[]): string {
 export const toolsCommand: CliCommand = {
   name: 'tools',
   summary: 'show the tool set a turn would get (--schemas: the Responses tools payload and its size)',
-  async run(args, io) {
-    const { values } = parseCommandLine('tools', args, OPTIONS);
-    if (values.help === true) {
-      io.stdout.write(HELP);
+  async run(args, cliIO) {
+    const parsed = parseCommandLine('tools', args, OPTIONS);
+    if (parsed.values.help === true) {
+      cliIO.stdout.write(HELP);
       return EXIT_CODES.ok;
     }
+    // The config files under the flags and the environment, as for `ankole run`.
+    const { values, io } = await applyAnkoleConfig(parsed.values, cliIO, { perAgent: true, flags: Object.keys(OPTIONS) });
     const setup = await resolveTurnSetup(values, io, new AbortController().signal);
     try {
       for (const warning of setup.warnings) io.stderr.write(`ankole: ${warning}\n`);

@@ -1,0 +1,103 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCliProcess } from '../__fixtures__/spawn-cli.js';
+
+// The config files (user, then agent over it) under the environment and the flags, with the built CLI.
+let scratch: string;
+let home: string;
+let env: Record<string, string>;
+let server: TestModelServer | undefined;
+
+const userFile = () => path.join(scratch, 'config', 'ankole', 'config.json');
+const agentFile = (agent: string) => path.join(scratch, 'config', 'ankole', 'agents', `${agent}.json`);
+
+async function writeConfig(file: string, value: unknown): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+beforeEach(async () => {
+  scratch = await mkdtemp(path.join(tmpdir(), 'ankole-config-'));
+  home = path.join(scratch, 'home');
+  await mkdir(home);
+  env = { HOME: scratch, XDG_DATA_HOME: path.join(scratch, 'data'), XDG_CONFIG_HOME: path.join(scratch, 'config'), ANKOLE_APPROVE: 'auto', OPENAI_API_KEY: 'k' };
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('config files', () => {
+  it('the agent file over the user file, variables over both, flags over all', async () => {
+    server = await startTestModelServer({ script: [reply.text('one'), reply.text('two'), reply.text('three'), reply.text('four')] });
+    // No OPENAI_BASE_URL: the user file's baseURL leads to the test server.
+    await writeConfig(userFile(), { model: 'user-model', baseURL: server.baseURL });
+    await writeConfig(agentFile('ops'), { model: 'agent-model', approvals: { allow: ['command'] } });
+    const models: string[] = [];
+    for (const [args, extra] of [
+      [['run', '--home', home, 'hi'], {}],
+      [['run', '--home', home, '--agent', 'ops', 'hi'], {}],
+      [['run', '--home', home, '--agent', 'ops', 'hi'], { ANKOLE_MODEL: 'env-model' }],
+      [['run', '--home', home, '--agent', 'ops', '--model', 'flag-model', 'hi'], { ANKOLE_MODEL: 'env-model' }],
+    ] as const) {
+      const run = await runCliProcess([...args], { ...env, ...extra });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      models.push(server.requests.at(-1)?.body.model as string);
+    }
+    expect(models).toEqual(['user-model', 'agent-model', 'env-model', 'flag-model']);
+  });
+
+  it('maxSteps from the agent file limits the turn', async () => {
+    server = await startTestModelServer({
+      script: [reply.functionCalls([{ name: 'list_files', arguments: {} }]), reply.functionCalls([{ name: 'list_files', arguments: {} }])],
+    });
+    await writeConfig(agentFile('default'), { maxSteps: 1 });
+    const run = await runCliProcess(['run', '--home', home, 'List forever'], { ...env, OPENAI_BASE_URL: server.baseURL });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('ankole: The turn stopped after 1 model call (the --max-steps limit) before the model finished.\n');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a bad file is one sentence naming the file and the field, exit 2, for every command that reads it', async () => {
+    await writeConfig(agentFile('default'), { maxSteps: '3' });
+    for (const args of [['run', '--home', home, 'hi'], ['tools', '--home', home], ['config', 'show']]) {
+      const result = await runCliProcess(args, env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`ankole: The config file ${agentFile('default')} is not valid: maxSteps must be a number.\n`);
+    }
+    await writeConfig(userFile(), { modle: 'gpt-5', web: { search: 'brave' } });
+    const typo = await runCliProcess(['config', 'show'], env);
+    expect(typo.stderr).toMatch(new RegExp(`^ankole: The config file ${userFile()} is not valid: "modle" is not a setting \\(did you mean model\\?\\); the settings are model, `));
+    await writeConfig(userFile(), { web: { search: 'bing' } });
+    const value = await runCliProcess(['config', 'show'], env);
+    expect(value.stderr).toBe(`ankole: The config file ${userFile()} is not valid: web.search must be one of "brave", "tavily", "searxng", "none".\n`);
+    await writeConfig(userFile(), '{ "model": ');
+    const json = await runCliProcess(['config', 'show'], env);
+    expect(json.stderr).toMatch(new RegExp(`^ankole: The config file ${userFile()} is not JSON \\(.*\\): fix it or remove it\\.\\n$`));
+  });
+
+  it('`ankole config show` lists each effective value and where it came from', async () => {
+    await writeConfig(userFile(), { model: 'user-model', web: { fetch: true }, mcpConfig: 'mcp.json' });
+    await writeConfig(agentFile('ops'), { maxSteps: 7, approvals: { deny: ['command'] } });
+    const shown = await runCliProcess(['config', 'show', '--agent', 'ops', '--json'], { ...env, ANKOLE_APPROVE: 'never' });
+    expect(shown.stderr).toBe('');
+    const { settings, approvals, controlPlane } = JSON.parse(shown.stdout) as Record<string, Record<string, unknown>>;
+    expect(settings).toMatchObject({
+      model: { value: 'user-model', source: userFile() },
+      maxSteps: { value: 7, source: agentFile('ops') },
+      approve: { value: 'never', source: 'ANKOLE_APPROVE' },
+      'web.fetch': { value: true, source: userFile() },
+      mcpConfig: { value: path.join(scratch, 'config', 'ankole', 'mcp.json'), source: userFile() },
+      baseURL: { value: 'https://api.openai.com/v1', source: 'default' },
+    });
+    expect(approvals).toMatchObject({ deny: ['command'] });
+    expect(controlPlane).toMatchObject({ kind: 'embedded', source: 'default', exists: false });
+    const table = await runCliProcess(['config', 'show', '--agent', 'ops'], env);
+    expect(table.stdout).toMatch(new RegExp(`^maxSteps +7 +${agentFile('ops')}$`, 'm'));
+  });
+});

@@ -1,0 +1,203 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { agentConfigPath } from './agent-approvals-config.js';
+import { CliError } from './cli-error.js';
+import { closestMatch } from './suggest.js';
+
+/** What a config file may set: each a default that the environment and the command's flags override. */
+export interface AnkoleConfig {
+  /** The model (`--model`, `ANKOLE_MODEL`). */
+  model?: string;
+  /** A Responses-compatible server's API root (`OPENAI_BASE_URL`). */
+  baseURL?: string;
+  /** Calls that need approval in `ankole run` (`--approve`, `ANKOLE_APPROVE`). */
+  approve?: 'ask' | 'auto' | 'never';
+  /** Most model calls in a turn (`--max-steps`). */
+  maxSteps?: number;
+  /** How long a call of a tool that sets no timeout of its own may run, in seconds (default 120; `command` has its own). */
+  toolTimeoutSeconds?: number;
+  /** The web profile (`--web-search`, `--web-fetch`, `--web-allow-host`; `WEB_SEARCH_PROVIDER`, `WEB_FETCH`, `WEB_FETCH_ALLOW_HOSTS`). */
+  web?: { search?: 'brave' | 'tavily' | 'searxng' | 'none'; fetch?: boolean; allowHosts?: string[] };
+  /** An mcporter config (`--mcp-config`); relative to the config file's folder. Absolute once loaded. */
+  mcpConfig?: string;
+  /** A folder of skills (`--skills`); relative to the config file's folder. Absolute once loaded. */
+  skills?: string;
+}
+
+/** The settings of `AnkoleConfig`, in the order `ankole config show` lists them. */
+export const CONFIG_SETTINGS = ['model', 'baseURL', 'approve', 'maxSteps', 'toolTimeoutSeconds', 'web.search', 'web.fetch', 'web.allowHosts', 'mcpConfig', 'skills'] as const;
+
+/** One setting's name (`web.search` for a nested one). */
+export type ConfigSetting = (typeof CONFIG_SETTINGS)[number];
+
+const webSchema = z.strictObject({
+  search: z.enum(['brave', 'tavily', 'searxng', 'none']).optional(),
+  fetch: z.boolean().optional(),
+  allowHosts: z.array(z.string().min(1)).optional(),
+});
+
+const settingsShape = {
+  model: z.string().min(1).optional(),
+  baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  approve: z.enum(['ask', 'auto', 'never']).optional(),
+  maxSteps: z.int().min(1).optional(),
+  toolTimeoutSeconds: z.number().positive().optional(),
+  web: webSchema.optional(),
+  mcpConfig: z.string().min(1).optional(),
+  skills: z.string().min(1).optional(),
+};
+
+/** The user file: `$XDG_CONFIG_HOME/ankole/config.json`. */
+const userFileSchema = z.strictObject(settingsShape);
+
+/** The agent file: the same settings, and the `approvals` lists that `agent-approvals-config.ts` reads and checks. */
+const agentFileSchema = z.strictObject({ ...settingsShape, approvals: z.unknown().optional() });
+
+/** One config file as read. */
+export interface ConfigFile {
+  /** Its path (absolute). */
+  file: string;
+  /** Whether it exists. */
+  exists: boolean;
+  /** Its settings (paths made absolute); empty when it does not exist. */
+  config: AnkoleConfig;
+}
+
+/** The config files of an agent: the user file under the agent file. */
+export interface LoadedConfig {
+  user: ConfigFile;
+  /** Absent for a command that runs no particular agent (`ankole worker`). */
+  agent?: ConfigFile;
+}
+
+/** The user's config folder: `$XDG_CONFIG_HOME/ankole`, else `~/.config/ankole`. */
+function configDir(env: Readonly<Record<string, string | undefined>>): string {
+  const configHome = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : path.join(homedir(), '.config');
+  return path.join(configHome, 'ankole');
+}
+
+/** The user-level config file: `$XDG_CONFIG_HOME/ankole/config.json` (else `~/.config/ankole/config.json`). */
+export function userConfigPath(env: Readonly<Record<string, string | undefined>>): string {
+  return path.join(configDir(env), 'config.json');
+}
+
+/**
+ * Reads the user file and, when `agent` is given, the agent's file (`$XDG_CONFIG_HOME/ankole/agents/<agent>.json`, the
+ * file that also holds its approval lists). A file that does not exist sets nothing.
+ * @throws CliError (`config_invalid`, exit 2) naming the file and the field, in one sentence, when a file is not JSON,
+ *   has a field it should not, or a value of the wrong kind.
+ */
+export async function loadAnkoleConfig(options: { agent?: string | undefined; env: Readonly<Record<string, string | undefined>> }): Promise<LoadedConfig> {
+  const user = await readConfigFile(userConfigPath(options.env), userFileSchema);
+  if (options.agent === undefined) return { user };
+  return { user, agent: await readConfigFile(agentConfigPath(options.agent, options.env), agentFileSchema) };
+}
+
+async function readConfigFile(file: string, schema: typeof userFileSchema | typeof agentFileSchema): Promise<ConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, exists: false, config: {} };
+    throw new CliError('config_unreadable', `The config file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): fix its permissions or remove it.`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CliError('config_invalid', `The config file ${file} is not JSON (${(error as Error).message}): fix it or remove it.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CliError('config_invalid', `The config file ${file} is not valid: it must be a JSON object, like { "model": "gpt-5-mini" }.`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new CliError('config_invalid', `The config file ${file} is not valid: ${describeIssue(parsed.error.issues[0])}.`);
+  const { approvals: _approvals, ...settings } = parsed.data as AnkoleConfig & { approvals?: unknown };
+  const folder = path.dirname(file);
+  const config: AnkoleConfig = { ...settings };
+  if (config.mcpConfig !== undefined) config.mcpConfig = path.resolve(folder, config.mcpConfig);
+  if (config.skills !== undefined) config.skills = path.resolve(folder, config.skills);
+  return { file, exists: true, config };
+}
+
+/** One Zod issue as the end of a sentence: the field, then what is wrong with it. */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (issue === undefined) return 'its content does not fit';
+  const field = issue.path.map(String).join('.');
+  const where = field === '' ? '' : `${field} `;
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const key = issue.keys[0] ?? '';
+      const name = field === '' ? key : `${field}.${key}`;
+      const candidates = field === 'web' ? ['search', 'fetch', 'allowHosts'] : [...Object.keys(settingsShape), 'approvals'];
+      const match = closestMatch(key, candidates);
+      return `"${name}" is not a setting${match === undefined ? '' : ` (did you mean ${field === '' ? match : `${field}.${match}`}?)`}; the settings are ${CONFIG_SETTINGS.join(', ')} (and approvals in an agent's file)`;
+    }
+    case 'invalid_value':
+      return `${where}must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_type':
+      return `${where}must be ${article(issue.expected)}`;
+    case 'too_small':
+      return `${where}must be ${issue.origin === 'string' || issue.origin === 'array' ? 'non-empty' : `${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}`}`;
+    case 'invalid_format':
+      return `${where}must be an http(s) URL`;
+    default:
+      return `${where}is not valid (${issue.message})`;
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'a whole number';
+  if (expected === 'array') return 'a list';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+/** Where an effective value came from: a flag, a variable, a config file, or the default. */
+export interface SettingSource {
+  value: unknown;
+  /** `--model`, `ANKOLE_MODEL`, a config file's path, or `default`. */
+  source: string;
+}
+
+/** The environment variable each setting stands in for (settings without one are flag defaults only). */
+export const SETTING_VARIABLES: Partial<Record<ConfigSetting, string>> = {
+  model: 'ANKOLE_MODEL',
+  baseURL: 'OPENAI_BASE_URL',
+  approve: 'ANKOLE_APPROVE',
+  'web.search': 'WEB_SEARCH_PROVIDER',
+  'web.fetch': 'WEB_FETCH',
+  'web.allowHosts': 'WEB_FETCH_ALLOW_HOSTS',
+};
+
+/** A setting's value in one config. */
+export function settingValue(config: AnkoleConfig, setting: ConfigSetting): unknown {
+  if (setting.startsWith('web.')) return (config.web as Record<string, unknown> | undefined)?.[setting.slice(4)];
+  return config[setting as keyof AnkoleConfig];
+}
+
+/** A setting from the config files: the agent file's value, else the user file's, with the file it came from. */
+export function configSetting(loaded: LoadedConfig, setting: ConfigSetting): SettingSource | undefined {
+  for (const file of [loaded.agent, loaded.user]) {
+    if (file === undefined) continue;
+    const value = settingValue(file.config, setting);
+    if (value !== undefined) return { value, source: file.file };
+  }
+  return undefined;
+}
+
+/**
+ * The environment with the config files' settings as defaults: a variable that is set (and not empty) keeps its value,
+ * an unset one takes the agent file's value, else the user file's. Flags are applied over this by each command.
+ */
+export function environmentWithConfig(env: Readonly<Record<string, string | undefined>>, loaded: LoadedConfig): Record<string, string | undefined> {
+  const merged: Record<string, string | undefined> = { ...env };
+  for (const [setting, variable] of Object.entries(SETTING_VARIABLES) as Array<[ConfigSetting, string]>) {
+    if (env[variable] !== undefined && env[variable] !== '') continue;
+    const found = configSetting(loaded, setting);
+    if (found === undefined) continue;
+    merged[variable] = Array.isArray(found.value) ? found.value.join(',') : String(found.value);
+  }
+  return merged;
+}

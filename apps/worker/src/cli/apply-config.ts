@@ -1,0 +1,57 @@
+import { configSetting, environmentWithConfig, loadAnkoleConfig, type LoadedConfig } from './ankole-config.js';
+import { AGENT_NAME_PATTERN } from './agent-home.js';
+import { CliError } from './cli-error.js';
+import type { CliIO } from './cli-io.js';
+import { stringValue, type ParsedCommandLine } from './parse-command-line.js';
+
+/** A command's options and I/O with the config files applied under them. */
+export interface ConfiguredCommand {
+  /** The options, with `--max-steps`, `--mcp-config` and `--skills` taken from the config files when not given. */
+  values: ParsedCommandLine['values'];
+  /** The I/O whose `env` has the config files' settings for the variables that are not set (`environmentWithConfig`). */
+  io: CliIO;
+  /** The config's tool timeout, in ms, when one is set. */
+  toolTimeoutMs: number | undefined;
+  loaded: LoadedConfig;
+}
+
+/** The flags a config setting fills in when they are not given. */
+const FLAG_SETTINGS = [
+  ['max-steps', 'maxSteps'],
+  ['mcp-config', 'mcpConfig'],
+  ['skills', 'skills'],
+] as const;
+
+/**
+ * Applies the config files (the user file, then the agent file over it when `agent` is set: the `--agent` option, else
+ * `default`) under the environment and the flags: flags win, then variables, then the agent file, then the user file.
+ * Only the flags the command has (`options`) are filled in.
+ * @throws CliError when the agent name is not valid or a config file is not (one sentence naming the file and field).
+ */
+export async function applyAnkoleConfig(
+  values: ParsedCommandLine['values'],
+  io: CliIO,
+  options: { perAgent: boolean; flags: readonly string[] },
+): Promise<ConfiguredCommand> {
+  let agent: string | undefined;
+  if (options.perAgent) {
+    agent = stringValue(values, 'agent') ?? 'default';
+    if (!AGENT_NAME_PATTERN.test(agent)) {
+      throw new CliError('agent_invalid', `The agent name "${agent}" is not valid: use letters, digits, "_" and "-" (1 to 64 characters).`);
+    }
+  }
+  const loaded = await loadAnkoleConfig({ agent, env: io.env });
+  const configured: ParsedCommandLine['values'] = { ...values };
+  for (const [flag, setting] of FLAG_SETTINGS) {
+    if (!options.flags.includes(flag) || stringValue(values, flag) !== undefined) continue;
+    const found = configSetting(loaded, setting);
+    if (found !== undefined) configured[flag] = String(found.value);
+  }
+  const timeout = configSetting(loaded, 'toolTimeoutSeconds');
+  return {
+    values: configured,
+    io: { ...io, env: environmentWithConfig(io.env, loaded) },
+    toolTimeoutMs: timeout === undefined ? undefined : Math.round((timeout.value as number) * 1000),
+    loaded,
+  };
+}
