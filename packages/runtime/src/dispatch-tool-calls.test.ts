@@ -173,7 +173,30 @@ describe('dispatchToolCalls', () => {
       ['c1', 'aborted', true],
       ['c2', 'aborted', false],
     ]);
-    expect(outcomes[1]?.output.output).toBe('Error: tool call aborted: the turn was cancelled before this call finished.');
+    expect(outcomes.map((outcome) => outcome.output.output)).toEqual([
+      'Error: hang was stopped before it finished because the turn was cancelled; anything it did until then stays done.',
+      'Error: hang was not run because the turn was cancelled.',
+    ]);
+  });
+
+  it('says why in the aborted outputs when the signal carries a reason (a cancelled job, Ctrl-C)', async () => {
+    for (const [reason, why] of [
+      [new Error('The job was cancelled.'), 'the job was cancelled'],
+      [new DOMException('The turn was interrupted (Ctrl-C).', 'AbortError'), 'the turn was interrupted (Ctrl-C)'],
+    ] as const) {
+      const controller = new AbortController();
+      const hang = echoTool('hang', 'sequential', () => {
+        queueMicrotask(() => controller.abort(reason));
+        return new Promise<never>(() => {});
+      });
+      const outcomes = await dispatchToolCalls([call('hang', { text: 'a' }, 'c1'), call('hang', { text: 'b' }, 'c2')], agentToolMap([hang]), {
+        signal: controller.signal,
+      });
+      expect(outcomes.map((outcome) => outcome.error)).toEqual([
+        `Error: hang was stopped before it finished because ${why}; anything it did until then stays done.`,
+        `Error: hang was not run because ${why}.`,
+      ]);
+    }
   });
 
   it('starts nothing when the signal is already aborted', async () => {

@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { ActivityStatus } from './agent-events.js';
 import { ToolAbortedError, ToolTimeoutError } from './errors.js';
 import {
-  ABORTED_OUTPUT,
+  abortedOutputText,
   errorOutputItem,
   isToolContent,
   toolOutputItem,
@@ -209,7 +209,7 @@ function runCalls(prepared: readonly PreparedCall[], start: number, end: number,
       next += 1;
       const item = prepared[index] as PreparedCall;
       if (state.aborted) {
-        record(state, index, abortedOutcome(item, false, 0));
+        record(state, index, abortedOutcome(item, false, 0, state.options.signal));
         done += 1;
       } else if (item.failure !== undefined) {
         record(state, index, item.failure);
@@ -253,7 +253,7 @@ function gatedRun(prepared: PreparedCall, index: number, state: DispatchState, s
 }
 
 function afterGate(prepared: PreparedCall, index: number, state: DispatchState, settle: Settle, answer: CallGateAnswer): void {
-  if (state.aborted) settle(index, abortedOutcome(prepared, false, 0));
+  if (state.aborted) settle(index, abortedOutcome(prepared, false, 0, state.options.signal));
   else if (!isGateAnswer(answer)) settle(index, deniedOutcome(prepared, 'the approval check gave no answer'));
   else if (answer.action === 'deny') settle(index, deniedOutcome(prepared, answer.reason));
   else if (answer.action === 'hold') {
@@ -430,11 +430,12 @@ function failedOutcome(
   return outcome;
 }
 
-function abortedOutcome(prepared: PreparedCall, started: boolean, durationMs: number): ToolCallOutcome {
+function abortedOutcome(prepared: PreparedCall, started: boolean, durationMs: number, signal: AbortSignal | undefined): ToolCallOutcome {
   const call = prepared.call;
-  const output: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: ABORTED_OUTPUT };
+  const text = abortedOutputText({ toolName: prepared.tool?.name ?? call.name, started, signal });
+  const output: FunctionCallOutputItem = { type: 'function_call_output', call_id: call.call_id, output: text };
   const outcome = newOutcome(call, prepared.tool, prepared.label, 'aborted', output, prepared.repairs, started, durationMs);
-  outcome.error = ABORTED_OUTPUT;
+  outcome.error = text;
   return outcome;
 }
 
@@ -474,7 +475,7 @@ class RunningCall {
   /** The turn aborted: the tool's signal aborts and the call ends at once with an aborted output. */
   abort(): void {
     this.abortTool(new ToolAbortedError((this.prepared.tool as AnyWorkerAgentTool).name));
-    this.finish(abortedOutcome(this.prepared, true, this.elapsed()));
+    this.finish(abortedOutcome(this.prepared, true, this.elapsed(), this.state.options.signal));
   }
 
   /** The timeout passed: the tool's signal aborts with a `ToolTimeoutError` and the call ends with a timeout output. */

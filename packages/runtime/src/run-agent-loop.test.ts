@@ -218,8 +218,8 @@ describe('runAgentLoop over the openai SDK and the testkit server', () => {
         ]);
         const outputs = result.items.filter((item) => item.type === 'function_call_output');
         expect(outputs.map((item) => (item as { output: unknown }).output)).toEqual([
-          'Error: tool call aborted: the turn was cancelled before this call finished.',
-          'Error: tool call aborted: the turn was cancelled before this call finished.',
+          'Error: hang was stopped before it finished because the turn was cancelled; anything it did until then stays done.',
+          'Error: hang was not run because the turn was cancelled.',
         ]);
         expect(historyProblem(result.items)).toBeUndefined();
       },

@@ -10,7 +10,7 @@ import { eagerStep, type EagerStep } from './eager-dispatch.js';
 import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from './expand-parallel-wrapper.js';
 import type { ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
 import { describeThrown } from './describe-thrown.js';
-import { ABORTED_OUTPUT, errorOutputText } from './tool-output.js';
+import { abortedOutputText, errorOutputText } from './tool-output.js';
 import { messageTexts, outputText, toInputItems } from './to-input-items.js';
 import { fillSlots, openCalls, parseAgentRunState, pendingApproval, slotOutputs, type AgentRunState, type StepSlot } from './run-state.js';
 import { addUsage, emptyUsage } from './usage.js';
@@ -407,7 +407,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (outcomes.some((outcome) => outcome.pending !== undefined)) {
       // Aborted while calls were held: they get aborted outputs, so the history stays valid.
       for (const outcome of outcomes) {
-        if (outcome.pending !== undefined) outcome.output = { type: 'function_call_output', call_id: outcome.callId, output: ABORTED_OUTPUT };
+        if (outcome.pending !== undefined) outcome.output = { type: 'function_call_output', call_id: outcome.callId, output: abortedOutputText({ toolName: outcome.name, started: false, signal }) };
       }
       fillSlots(slots, outcomes.map((outcome) => ({ ...outcome, pending: undefined }) as ToolCallOutcome));
     }

@@ -10,8 +10,28 @@ export const MAX_ERROR_OUTPUT_LENGTH = 4000;
 /** The text every error output starts with, so the model (and a reader of the history) can tell them apart. */
 export const ERROR_OUTPUT_PREFIX = 'Error: ';
 
-/** The output of a call that had not finished when the turn was cancelled. */
-export const ABORTED_OUTPUT = `${ERROR_OUTPUT_PREFIX}tool call aborted: the turn was cancelled before this call finished.`;
+/**
+ * The output of a call the turn's abort stopped, in one sentence for the model and the person: which tool, whether it
+ * had started, and why: the signal's reason when it carries a message of its own (`The job was cancelled.`, `The
+ * turn was interrupted (Ctrl-C).`), else "the turn was cancelled".
+ */
+export function abortedOutputText(options: { toolName: string; started: boolean; signal?: AbortSignal | undefined }): string {
+  const why = abortReasonText(options.signal);
+  return options.started
+    ? `${ERROR_OUTPUT_PREFIX}${options.toolName} was stopped before it finished because ${why}; anything it did until then stays done.`
+    : `${ERROR_OUTPUT_PREFIX}${options.toolName} was not run because ${why}.`;
+}
+
+/** The reason an abort signal carries, as the end of a sentence ("the job was cancelled"); "the turn was cancelled" when it has none. */
+function abortReasonText(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  const message = reason instanceof Error || reason instanceof DOMException ? reason.message : typeof reason === 'string' ? reason : '';
+  const text = message.trim().replace(/\.+$/, '');
+  // The default reason of `AbortController.abort()` says nothing about why.
+  if (text === '' || /^this operation was aborted$/i.test(text) || /^the operation was aborted$/i.test(text)) return 'the turn was cancelled';
+  // "The job was cancelled" → "the job was cancelled" (but "HTTP …" keeps its capitals).
+  return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
 
 /** The `function_call_output` item carrying a tool's content (a string or input_text / input_image parts). */
 export function toolOutputItem(callId: string, content: ToolContent): FunctionCallOutputItem {

@@ -326,6 +326,8 @@ describe('Ctrl-C', () => {
     const stdout = running.stdout();
     expect(stdout).toContain('Interrupted (Ctrl-C): aborting the turn');
     expect(stdout).toMatch(/✗ .*sleep 60.* aborted/);
+    // The person sees what was stopped and why, in one sentence.
+    expect(stdout).toContain('command was stopped before it finished because the turn was interrupted (Ctrl-C)');
     expect(lines(stdout).at(-2)).toMatch(/^── Aborted by Ctrl-C: running tools were stopped · 1 step · 1 tool call · /);
     expect(await gone(sleepPid)).toBe(true);
     // The model was not called again after the abort.
@@ -349,6 +351,13 @@ describe('Ctrl-C', () => {
     expect(code).toBe(143);
     const events = running.stdout().trim().split('\n').map((line) => JSON.parse(line) as { type: string });
     expect(events).toContainEqual({ type: 'run.interrupted', signal: 'SIGTERM' });
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'activity.completed',
+        status: 'aborted',
+        error: 'Error: command was stopped before it finished because the turn was terminated (SIGTERM); anything it did until then stays done.',
+      }),
+    );
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', exitCode: 143, interrupted: true, signal: 'SIGTERM' });
     expect(await gone(sleepPid)).toBe(true);
     expect(server.requests).toHaveLength(1);
