@@ -56,20 +56,37 @@ function parseOptions(argv: string[]): Options {
 
 const microseconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1000;
 
-async function timeTurn(adapter: Adapter, calls: number): Promise<number> {
+/**
+ * Two clocks: wall time, and the CPU time of the process (user + system, from getrusage). On a shared machine
+ * under load a long turn is often preempted, which wall time counts and CPU time does not; CPU time also counts
+ * the work of V8's helper threads (concurrent GC), which is part of a framework's cost.
+ */
+export type Clock = 'cpu' | 'wall';
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+async function timeTurn(adapter: Adapter, calls: number): Promise<Timing> {
+  const cpuStarted = process.cpuUsage();
   const started = process.hrtime.bigint();
   await adapter.runTurn(calls);
-  return microseconds(started);
+  const wall = microseconds(started);
+  const cpu = process.cpuUsage(cpuStarted);
+  return { wall, cpu: cpu.user + cpu.system };
 }
 
 /** Mean µs of one operation over a batch of `count` (awaited when it returns a promise). */
-async function timeBatch(operation: () => unknown, count: number): Promise<number> {
+async function timeBatch(operation: () => unknown, count: number): Promise<Timing> {
+  const cpuStarted = process.cpuUsage();
   const started = process.hrtime.bigint();
   for (let index = 0; index < count; index += 1) {
     const result = operation();
     if (result instanceof Promise) await result;
   }
-  return microseconds(started) / count;
+  const wall = microseconds(started);
+  const cpu = process.cpuUsage(cpuStarted);
+  return { wall: wall / count, cpu: (cpu.user + cpu.system) / count };
 }
 
 /** `items` rotated left by `by`, so each framework goes first in turn. */
@@ -87,9 +104,9 @@ async function loadAll(frameworks: Framework[]): Promise<Adapter[]> {
 // --- warm ----------------------------------------------------------------------------------------------
 
 interface WarmSamples {
-  turns: Map<number, number[]>;
-  collect: number[];
-  validate: number[];
+  turns: Map<number, Timing[]>;
+  collect: Timing[];
+  validate: Timing[];
 }
 
 async function measureWarm(adapters: Adapter[], options: Options): Promise<Map<string, WarmSamples>> {
@@ -132,26 +149,32 @@ interface WarmFigures {
   validate: Spread;
 }
 
-function warmFigures(name: string, own: WarmSamples): WarmFigures {
-  const empty = spread(own.turns.get(0) ?? []);
+function warmFigures(name: string, own: WarmSamples, clock: Clock): WarmFigures {
+  const times = (size: number) => (own.turns.get(size) ?? []).map((timing) => timing[clock]);
+  const empty = spread(times(0));
   const perCall = new Map<number, Spread>();
-  for (const size of CALL_COUNTS) {
-    perCall.set(size, spread((own.turns.get(size) ?? []).map((time) => (time - empty.median) / size)));
-  }
-  const first = spread(own.turns.get(1) ?? []).median;
-  const last = spread(own.turns.get(50) ?? []).median;
-  return { name, empty, perCall, marginal: (last - first) / 49, collect: spread(own.collect), validate: spread(own.validate) };
+  for (const size of CALL_COUNTS) perCall.set(size, spread(times(size).map((time) => (time - empty.median) / size)));
+  const first = spread(times(1)).median;
+  const last = spread(times(50)).median;
+  return {
+    name,
+    empty,
+    perCall,
+    marginal: (last - first) / 49,
+    collect: spread(own.collect.map((timing) => timing[clock])),
+    validate: spread(own.validate.map((timing) => timing[clock])),
+  };
 }
 
 // --- cold ----------------------------------------------------------------------------------------------
 
 interface ColdFigures {
-  /** ms to import the framework's adapter module and build its tools (10 and 100). */
+  /** ms (wall) to import the framework's adapter module and build its tools (10 and 100). */
   loadMs: number;
   /** µs of the first turn with 10 calls. */
-  first: number;
+  first: Timing;
   /** µs, median of turns 2–10. */
-  next: number;
+  next: Timing;
 }
 
 /** In a fresh process: load each framework (order rotated by `seed`), then turns interleaved. */
@@ -164,7 +187,7 @@ async function coldChild(frameworks: Framework[], seed: number): Promise<void> {
     adapters.push(await framework.load());
     loadMs.push(microseconds(started) / 1000);
   }
-  const turns: number[][] = adapters.map(() => []);
+  const turns: Timing[][] = adapters.map(() => []);
   for (let turn = 0; turn < COLD_TURNS; turn += 1) {
     for (const [index, adapter] of adapters.entries()) {
       try {
@@ -176,8 +199,9 @@ async function coldChild(frameworks: Framework[], seed: number): Promise<void> {
   }
   const result: Record<string, ColdFigures> = {};
   for (const [index, adapter] of adapters.entries()) {
-    const own = turns[index] as number[];
-    result[adapter.name] = { loadMs: loadMs[index] as number, first: own[0] as number, next: spread(own.slice(1)).median };
+    const own = turns[index] as Timing[];
+    const next = (clock: Clock) => spread(own.slice(1).map((timing) => timing[clock])).median;
+    result[adapter.name] = { loadMs: loadMs[index] as number, first: own[0] as Timing, next: { wall: next('wall'), cpu: next('cpu') } };
   }
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -206,10 +230,15 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
-function printWarm(figures: WarmFigures[], options: Options): void {
+const CLOCK_TITLE: Record<Clock, string> = { cpu: 'CPU time', wall: 'wall time' };
+
+function printWarm(figures: WarmFigures[], clock: Clock, options: Options): void {
   const ours = figures.find((entry) => entry.name === 'ours');
   const ratio = (value: number, reference: number | undefined) => (reference === undefined ? 'n/a' : formatRatio(value / reference));
-  console.log(`\n## Warm: per-call overhead, µs per call, median [p25–p75] (${options.rounds} rounds × ${options.batch} turns per size, after ${options.warmupRounds} warm-up rounds)`);
+  console.log(
+    `\n## Warm, ${CLOCK_TITLE[clock]}: per-call overhead, µs per call, median [p25–p75] ` +
+      `(${options.rounds} rounds × ${options.batch} turns per size, after ${options.warmupRounds} warm-up rounds)`,
+  );
   console.log('per call = (turn time − median empty turn) / calls; marginal = (median turn at 50 − median turn at 1) / 49\n');
   console.log(
     table(
@@ -223,7 +252,10 @@ function printWarm(figures: WarmFigures[], options: Options): void {
       ]),
     ),
   );
-  console.log(`\n## Warm: collecting ${MANY_TOOL_SPECS.length} tools on a later turn, and validating one valid ${Buffer.byteLength(VALIDATION_ARGUMENTS)}-byte argument string, µs, median [p25–p75]\n`);
+  console.log(
+    `\n## Warm, ${CLOCK_TITLE[clock]}: collecting ${MANY_TOOL_SPECS.length} tools on a later turn, and validating one valid ` +
+      `${Buffer.byteLength(VALIDATION_ARGUMENTS)}-byte argument string, µs, median [p25–p75]\n`,
+  );
   console.log(
     table(
       ['framework', `collect ${MANY_TOOL_SPECS.length} tools`, '× ours', 'validate 1 call', '× ours'],
@@ -236,43 +268,72 @@ function printWarm(figures: WarmFigures[], options: Options): void {
       ]),
     ),
   );
-  if (ours !== undefined) {
-    const perCall = (ours.perCall.get(10) as Spread).median;
-    console.log('\n## Ours against the targets of issue 14\n');
-    console.log(
-      table(
-        ['measurement', 'ours', 'target', 'ours / target'],
+}
+
+function printTargets(byClock: Record<Clock, WarmFigures[]>): void {
+  const ours = (clock: Clock) => byClock[clock].find((entry) => entry.name === 'ours');
+  const cpu = ours('cpu');
+  const wall = ours('wall');
+  if (cpu === undefined || wall === undefined) return;
+  const perCall = (entry: WarmFigures) => (entry.perCall.get(10) as Spread).median;
+  console.log('\n## Ours against the targets of issue 14 (warm medians)\n');
+  console.log(
+    table(
+      ['measurement', 'ours, CPU time', 'ours, wall time', 'target', 'CPU / target', 'wall / target'],
+      [
         [
-          ['per-call overhead at 10 calls/response (warm)', `${formatNumber(perCall)} µs`, `≤ ${TARGET_PER_CALL_AT_10} µs`, formatRatio(perCall / TARGET_PER_CALL_AT_10)],
-          [`collection of ${MANY_TOOL_SPECS.length} tools, later turn`, `${formatNumber(ours.collect.median)} µs`, `≤ ${TARGET_COLLECTION} µs`, formatRatio(ours.collect.median / TARGET_COLLECTION)],
+          'per-call overhead at 10 calls/response',
+          `${formatNumber(perCall(cpu))} µs`,
+          `${formatNumber(perCall(wall))} µs`,
+          `≤ ${TARGET_PER_CALL_AT_10} µs`,
+          formatRatio(perCall(cpu) / TARGET_PER_CALL_AT_10),
+          formatRatio(perCall(wall) / TARGET_PER_CALL_AT_10),
         ],
-      ),
+        [
+          `collection of ${MANY_TOOL_SPECS.length} tools, later turn`,
+          `${formatNumber(cpu.collect.median)} µs`,
+          `${formatNumber(wall.collect.median)} µs`,
+          `≤ ${TARGET_COLLECTION} µs`,
+          formatRatio(cpu.collect.median / TARGET_COLLECTION),
+          formatRatio(wall.collect.median / TARGET_COLLECTION),
+        ],
+      ],
+    ),
+  );
+  const peers = byClock.cpu.filter((entry) => entry.name !== 'ours');
+  if (peers.length > 0) {
+    console.log(
+      `\nPeers at 10 calls/response (CPU time) against the per-call target (${TARGET_PER_CALL_AT_10} µs): ` +
+        peers.map((entry) => `${entry.name} ${formatRatio(perCall(entry) / TARGET_PER_CALL_AT_10)}`).join(', '),
     );
-    const peers = figures.filter((entry) => entry !== ours);
-    if (peers.length > 0) {
-      console.log(`\nPeers at 10 calls/response against the per-call target (${TARGET_PER_CALL_AT_10} µs): ${peers.map((entry) => `${entry.name} ${formatRatio((entry.perCall.get(10) as Spread).median / TARGET_PER_CALL_AT_10)}`).join(', ')}`);
-    }
   }
 }
 
 function printCold(cold: Map<string, ColdFigures[]>, processes: number): void {
-  console.log(`\n## Cold: fresh processes (${processes}), frameworks loaded and run interleaved (order rotated per process), ${COLD_CALLS} calls/response, median [p25–p75] over processes\n`);
-  const ours = cold.get('ours');
-  const oursFirst = ours === undefined ? undefined : spread(ours.map((entry) => entry.first)).median;
+  console.log(
+    `\n## Cold: ${processes} fresh processes, frameworks loaded and run interleaved (order rotated per process), ` +
+      `${COLD_CALLS} calls/response, median [p25–p75] over processes\n`,
+  );
+  const oursList = cold.get('ours');
+  const oursFirst = (clock: Clock) => (oursList === undefined ? undefined : spread(oursList.map((entry) => entry.first[clock])).median);
+  const rows: string[][] = [];
+  for (const [name, list] of cold.entries()) {
+    const first = (clock: Clock) => spread(list.map((entry) => entry.first[clock]));
+    const reference = oursFirst('cpu');
+    rows.push([
+      name,
+      formatSpread(spread(list.map((entry) => entry.loadMs))),
+      formatSpread(first('cpu')),
+      formatSpread(first('wall')),
+      reference === undefined ? 'n/a' : formatRatio(first('cpu').median / reference),
+      formatSpread(spread(list.map((entry) => entry.next.cpu))),
+      formatSpread(spread(list.map((entry) => entry.next.wall))),
+    ]);
+  }
   console.log(
     table(
-      ['framework', 'load + setup ms', 'first turn µs', '× ours', `turns 2–${COLD_TURNS} µs (median)`, 'first turn per call µs'],
-      [...cold.entries()].map(([name, list]) => {
-        const first = spread(list.map((entry) => entry.first));
-        return [
-          name,
-          formatSpread(spread(list.map((entry) => entry.loadMs))),
-          formatSpread(first),
-          oursFirst === undefined ? 'n/a' : formatRatio(first.median / oursFirst),
-          formatSpread(spread(list.map((entry) => entry.next))),
-          formatNumber(first.median / COLD_CALLS),
-        ];
-      }),
+      ['framework', 'load + setup ms (wall)', 'first turn µs (CPU)', 'first turn µs (wall)', '× ours (CPU)', `turns 2–${COLD_TURNS} µs (CPU)`, `turns 2–${COLD_TURNS} µs (wall)`],
+      rows,
     ),
   );
 }
@@ -292,10 +353,12 @@ async function main(): Promise<void> {
   );
   const adapters = await loadAll(frameworks);
   const warm = await measureWarm(adapters, options);
-  printWarm(
-    adapters.map((adapter) => warmFigures(adapter.name, warm.get(adapter.name) as WarmSamples)),
-    options,
-  );
+  const byClock = {} as Record<Clock, WarmFigures[]>;
+  for (const clock of ['cpu', 'wall'] as const) {
+    byClock[clock] = adapters.map((adapter) => warmFigures(adapter.name, warm.get(adapter.name) as WarmSamples, clock));
+    printWarm(byClock[clock], clock, options);
+  }
+  printTargets(byClock);
   if (options.coldProcesses > 0) printCold(measureCold(frameworks, options), options.coldProcesses);
   console.log(`\nload average after: ${loadavg().map((value) => value.toFixed(1)).join(' ')}`);
 }
