@@ -1,6 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../__fixtures__/spawn-cli.js';
@@ -99,5 +100,27 @@ describe('config files', () => {
     expect(controlPlane).toMatchObject({ kind: 'embedded', source: 'default', exists: false });
     const table = await runCliProcess(['config', 'show', '--agent', 'ops'], env);
     expect(table.stdout).toMatch(new RegExp(`^maxSteps +7 +${agentFile('ops')}$`, 'm'));
+  });
+
+  it("the README's example is a valid agent file, shown as written", async () => {
+    const readme = await readFile(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Config files'));
+    const example = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example).toBeDefined();
+    await writeConfig(agentFile('ops'), example!);
+    const shown = await runCliProcess(['config', 'show', '--agent', 'ops', '--json'], { HOME: scratch, XDG_CONFIG_HOME: path.join(scratch, 'config'), XDG_DATA_HOME: path.join(scratch, 'data') });
+    expect(shown.stderr).toBe('');
+    const { settings, approvals } = JSON.parse(shown.stdout) as Record<string, Record<string, unknown>>;
+    expect(settings).toMatchObject({
+      model: { value: 'gpt-5-mini', source: agentFile('ops') },
+      baseURL: { value: 'http://127.0.0.1:8000/v1' },
+      approve: { value: 'never' },
+      maxSteps: { value: 30 },
+      toolTimeoutSeconds: { value: 300 },
+      'web.search': { value: 'none' },
+      'web.allowHosts': { value: ['intranet.local'] },
+      mcpConfig: { value: path.join(scratch, 'config', 'ankole', 'agents', 'mcporter.json') },
+    });
+    expect(approvals).toMatchObject({ allow: ['write_file'], deny: ['command'] });
   });
 });
