@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const folders = ['packages', 'apps'].flatMap((group) =>
+const folders = ['packages', 'apps', 'bench'].flatMap((group) =>
   readdirSync(join(root, group), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(root, group, entry.name, 'package.json')))
     .map((entry) => join(group, entry.name)),

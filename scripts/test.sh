@@ -4,7 +4,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/pnpm.sh install --frozen-lockfile || exit 1
-rm -f packages/*/.vitest-results.json apps/*/.vitest-results.json
+rm -f packages/*/.vitest-results.json apps/*/.vitest-results.json bench/*/.vitest-results.json
 bash scripts/pnpm.sh exec turbo run build typecheck lint test --concurrency=2 --continue --output-logs=errors-only "$@"
 status=$?
 node scripts/test-summary.mjs || status=1
