@@ -10,7 +10,7 @@ export interface ApprovalRules {
   deny: string[];
   /** Background work (`ankole worker`) only: tools whose calls are held for a person. */
   hold: string[];
-  /** Background work only: what happens to calls needing approval of tools in no list (default `allow`). */
+  /** Background work only: what happens to calls needing approval of tools in no list (default `hold`: a person decides). */
   background: 'allow' | 'deny' | 'hold';
 }
 
@@ -20,7 +20,7 @@ const configSchema = z.object({
       allow: z.array(z.string()).default([]),
       deny: z.array(z.string()).default([]),
       hold: z.array(z.string()).default([]),
-      background: z.enum(['allow', 'deny', 'hold']).default('allow'),
+      background: z.enum(['allow', 'deny', 'hold']).default('hold'),
     })
     .optional(),
 });
@@ -45,7 +45,7 @@ export async function readApprovalRules(agent: string, env: Readonly<Record<stri
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    return { allow: [], deny: [], hold: [], background: 'allow' };
+    return { allow: [], deny: [], hold: [], background: 'hold' };
   }
   let value: unknown;
   try {
@@ -58,5 +58,5 @@ export async function readApprovalRules(agent: string, env: Readonly<Record<stri
     throw new CliError('agent_config_invalid', `The agent config ${file} is not valid: "approvals" must be { "allow": [tool names], "deny": [tool names], "hold": [tool names], "background": "allow" | "deny" | "hold" }.`);
   }
   const approvals = parsed.data.approvals;
-  return { allow: approvals?.allow ?? [], deny: approvals?.deny ?? [], hold: approvals?.hold ?? [], background: approvals?.background ?? 'allow' };
+  return { allow: approvals?.allow ?? [], deny: approvals?.deny ?? [], hold: approvals?.hold ?? [], background: approvals?.background ?? 'hold' };
 }

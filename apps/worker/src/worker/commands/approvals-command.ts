@@ -17,13 +17,15 @@ const OPTIONS = {
 const STATUSES: ReadonlyArray<ApprovalRecord['status']> = ['pending', 'approved', 'denied', 'cancelled'];
 
 const HELP = [
-  'Usage: ankole approvals [list]               list the calls background jobs hold for approval (pending ones)',
-  '       ankole approvals show <id>            one held call: its job, tool, label and arguments',
-  '       ankole approvals approve <id>         run the call: once the job\'s last held call is decided, a worker resumes it',
+  'Usage: ankole approvals [list]               list the calls background jobs and workflow tasks hold for approval (pending ones)',
+  '       ankole approvals show <id>            one held call: its job or task, tool, label and arguments',
+  '       ankole approvals approve <id>         run the call: once the last held call of its job or task is decided, a worker resumes it',
   '       ankole approvals deny <id> [--reason TEXT]   decline it; the model sees the reason and goes on',
   '',
-  'A job pauses (awaiting_approval) when its turn calls a tool the agent\'s config holds for approval',
-  '($XDG_CONFIG_HOME/ankole/agents/<agent>.json: { "approvals": { "hold": ["command"] } } or "background": "hold").',
+  'A job or workflow task pauses (awaiting_approval) when its turn makes a call that needs approval (a destructive',
+  'tool\'s) or calls a tool the agent\'s config holds; the config can allow or deny instead',
+  '($XDG_CONFIG_HOME/ankole/agents/<agent>.json: { "approvals": { "allow": ["command"], "hold": [...], "deny": [...],',
+  '"background": "hold" | "allow" | "deny" } }; default: hold).',
   '',
   'Options:',
   '  --agent NAME       the agent (default: "default")',
@@ -39,7 +41,7 @@ const HELP = [
 /** `ankole approvals`: list, show, approve or deny the calls paused background jobs hold. */
 export const approvalsCommand: CliCommand = {
   name: 'approvals',
-  summary: 'list, show, approve or deny calls that background jobs hold for approval',
+  summary: 'list, show, approve or deny calls that background jobs and workflow tasks hold for approval',
   async run(args, io) {
     const { values, positionals } = parseCommandLine('approvals', args, OPTIONS);
     if (values.help === true) {
@@ -74,8 +76,8 @@ export const approvalsCommand: CliCommand = {
         else {
           io.stdout.write(
             `${formatTable(
-              ['ID', 'STATUS', 'TOOL', 'CALL', 'JOB'],
-              approvals.map((approval) => [approval.id, approval.status, approval.toolName, approval.label, `${approval.jobId} "${approval.jobTitle}"`]),
+              ['ID', 'STATUS', 'TOOL', 'CALL', 'JOB OR TASK'],
+              approvals.map((approval) => [approval.id, approval.status, approval.toolName, approval.label, `${ownerOf(approval)} "${approval.jobTitle}"`]),
             )}\n`,
           );
         }
@@ -94,19 +96,25 @@ export const approvalsCommand: CliCommand = {
   },
 };
 
+/** `job <id>` or `task <id>`: what the held call belongs to. */
+function ownerOf(approval: ApprovalRecord): string {
+  return approval.jobId !== null ? `job ${approval.jobId}` : `task ${approval.taskId ?? '?'}`;
+}
+
 function describeApproval(approval: ApprovalRecord, action: string): string {
+  const owner = ownerOf(approval);
   const lead =
     action === 'approve'
-      ? `Approved ${approval.id}: the call runs when a worker resumes job ${approval.jobId}.`
+      ? `Approved ${approval.id}: the call runs when a worker resumes ${owner}.`
       : action === 'deny'
-        ? `Denied ${approval.id}: the model is told${approval.reason === null ? '' : ` why (${approval.reason})`} and job ${approval.jobId} goes on.`
+        ? `Denied ${approval.id}: the model is told${approval.reason === null ? '' : ` why (${approval.reason})`} and ${owner} goes on.`
         : `Approval ${approval.id}`;
   const lines = [
     lead,
     `  status:    ${approval.status}${approval.decidedAt === null ? '' : ` (${approval.decidedAt})`}`,
     `  tool:      ${approval.toolName}${approval.isDestructive ? ' (destructive)' : ''}`,
     `  call:      ${approval.label}`,
-    `  job:       ${approval.jobId} "${approval.jobTitle}"`,
+    approval.jobId !== null ? `  job:       ${approval.jobId} "${approval.jobTitle}"` : `  task:      ${approval.taskId ?? '?'} "${approval.jobTitle}" (workflow ${approval.workflowId ?? '?'})`,
     `  held:      ${approval.createdAt}`,
   ];
   if (action === 'show') lines.push(`  arguments: ${JSON.stringify(approval.params)}`);

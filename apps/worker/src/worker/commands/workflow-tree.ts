@@ -7,6 +7,7 @@ const MARKS: Record<TaskStatus | WorkflowStatus, string> = {
   succeeded: '✓',
   failed: '✗',
   cancelled: '■',
+  awaiting_approval: '⏸',
 };
 
 /** Most characters of a result or error shown in the tree (`--json` shows everything). */

@@ -1,0 +1,34 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { callNeedsApproval, defineWorkerTool } from '@core/runtime';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { readWorkerApprovalRules, requireListedApprovals, workerApprovalPolicy } from './worker-approval-policy.js';
+
+const tool = (name: string, isReadOnly: boolean) =>
+  defineWorkerTool({ name, description: name, schema: z.object({}), isReadOnly, isDestructive: !isReadOnly, describeActivity: () => name, execute: () => ({ content: '' }) });
+
+describe('background approvals', () => {
+  it('hold calls that need approval when the agent has no config', async () => {
+    const configHome = await mkdtemp(path.join(tmpdir(), 'ankole-approvals-default-'));
+    try {
+      const rules = await readWorkerApprovalRules('nobody', { XDG_CONFIG_HOME: configHome });
+      expect(rules).toEqual({ allow: [], deny: [], hold: [], otherwise: 'hold' });
+      const command = tool('command', false);
+      expect(await workerApprovalPolicy(rules)({ callId: 'c', toolName: 'command', tool: command, params: {}, label: 'Running', step: 1 })).toEqual({ action: 'ask' });
+    } finally {
+      await rm(configHome, { recursive: true, force: true });
+    }
+  });
+
+  it('make a tool the config lists in hold or deny need approval, whatever its flags', () => {
+    const [fetch, submit, search] = requireListedApprovals([tool('web_fetch', true), tool('submit_result', false), tool('web_search', true)], {
+      allow: [],
+      deny: ['web_fetch'],
+      hold: ['submit_result'],
+      otherwise: 'allow',
+    });
+    expect([callNeedsApproval(fetch!, {}), callNeedsApproval(submit!, {}), callNeedsApproval(search!, {})]).toEqual([true, true, false]);
+  });
+});
