@@ -340,7 +340,12 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
    * The activity events of one step's calls, whether they start early or after the response: a call that never
    * started (unknown tool, invalid arguments, aborted) gets its `activity.started` together with its completion.
    */
-  function activityHooks(step: number) {
+  function activityHooks(step: number): {
+    dispatch: Pick<DispatchOptions, 'onCallStarted' | 'onCallCompleted'>;
+    remember: (calls: readonly FunctionCallItem[]) => void;
+  } {
+    // Without a listener there are no events to build (nor calls to remember for them).
+    if (options.onEvent === undefined) return { dispatch: {}, remember: ignoreCalls };
     const started = new Set<string>();
     const known = new Map<string, FunctionCallItem>();
     const dispatch: Pick<DispatchOptions, 'onCallStarted' | 'onCallCompleted'> = {
@@ -420,6 +425,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     return undefined;
   }
 }
+
+function ignoreCalls(): void {}
 
 function activityStarted(
   step: number,

@@ -17,10 +17,19 @@ export function toInputItems(output: readonly ResponseOutputItem[]): ResponseInp
   const items: ResponseInputItem[] = [];
   for (const item of output) {
     let copy: Record<string, unknown> | undefined;
-    for (const field of [...OUTPUT_ONLY_FIELDS, ...(OUTPUT_ONLY_FIELDS_BY_TYPE[item.type] ?? [])]) {
+    for (const field of OUTPUT_ONLY_FIELDS) {
       if (field in item) {
         copy ??= { ...item };
         delete copy[field];
+      }
+    }
+    const ofType = Object.hasOwn(OUTPUT_ONLY_FIELDS_BY_TYPE, item.type) ? OUTPUT_ONLY_FIELDS_BY_TYPE[item.type] : undefined;
+    if (ofType !== undefined) {
+      for (const field of ofType) {
+        if (field in item) {
+          copy ??= { ...item };
+          delete copy[field];
+        }
       }
     }
     items.push((copy ?? item) as ResponseInputItem);
