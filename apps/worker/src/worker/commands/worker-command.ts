@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AnkoleError } from '@core/runtime';
 import { webProfileFromEnv } from '@core/tools-web';
 import { AGENT_NAME_PATTERN, defaultAgentHome } from '../../cli/agent-home.js';
+import { applyAnkoleConfig } from '../../cli/apply-config.js';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 
@@ -77,12 +78,15 @@ const HELP = [
 export const workerCommand: CliCommand = {
   name: 'worker',
   summary: 'run scheduled turns, background jobs and workflows from the queue until stopped (SIGTERM / Ctrl-C)',
-  async run(args, io) {
-    const { values } = parseCommandLine('worker', args, OPTIONS);
-    if (values.help === true) {
-      io.stdout.write(HELP);
+  async run(args, cliIO) {
+    const parsed = parseCommandLine('worker', args, OPTIONS);
+    if (parsed.values.help === true) {
+      cliIO.stdout.write(HELP);
       return EXIT_CODES.ok;
     }
+    // The user's config file under the environment and the flags (model, base URL, step limit, web, MCP, skills);
+    // each agent's own file gives its approval lists.
+    const { values, io } = await applyAnkoleConfig(parsed.values, cliIO, { perAgent: false, flags: Object.keys(OPTIONS) });
     const concurrency = positiveInteger(values, 'concurrency', 'worker') ?? 2;
     const maxSteps = positiveInteger(values, 'max-steps', 'worker');
     const pollIntervalMs = positiveInteger(values, 'poll-interval-ms', 'worker') ?? 500;
