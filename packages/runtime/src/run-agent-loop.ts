@@ -104,8 +104,13 @@ export const DEFAULT_MAX_STEPS = 20;
  *   `shell_call`, `local_shell_call`) get an error output of their own type and the model is asked again; a
  *   `computer_call` is left out of the history (see `unhandledCall`).
  * - In a `store: false` request the gateway leaves out reasoning without `encrypted_content` (it cannot be replayed).
- * - A response that ended `incomplete` (cut off) does not have its calls run: each call gets an output saying
- *   so (the history stays valid) and the model is asked again, within `maxSteps`.
+ * - Eager dispatch (`eagerDispatch`, default on): a call whose tool `eagerStart`s (default: read-only tools) starts
+ *   while the response streams, as soon as the gateway reports its item complete, when the model's ordering allows;
+ *   other calls, and calls needing approval under `approvalPolicy`, start after the complete response. Outputs are
+ *   recorded in the model's order either way.
+ * - A response that ended `incomplete` (cut off) does not have its calls run: the calls that started early are
+ *   aborted, each call gets an output saying so (the history stays valid) and the model is asked again, within
+ *   `maxSteps`. A failed response, or an abort, aborts the calls that started early; nothing of it is recorded.
  * - Calls of the last allowed step are still run (their outputs recorded) before the turn ends `max_steps`.
  *
  * - With an `approvalPolicy`, each call that needs approval is put to it when its turn to start comes; a denied call
