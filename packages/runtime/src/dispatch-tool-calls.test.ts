@@ -148,6 +148,36 @@ describe('dispatchToolCalls', () => {
     expect(context?.signal.reason).toBeInstanceOf(ToolTimeoutError);
   });
 
+  it('times out a call that is still running after its first macrotask, and leaves no timer or immediate behind', async () => {
+    const pending = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout' || kind === 'Immediate').length;
+    const before = pending();
+    const quick = echoTool('quick', 'parallel', async (text) => text);
+    const slow = echoTool('slow', 'parallel', async (text) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return text;
+    });
+    const stuck = defineWorkerTool({
+      name: 'stuck',
+      description: 'Never finishes.',
+      schema: z.object({}),
+      executionMode: 'parallel',
+      timeoutMs: 40,
+      describeActivity: () => 'Stuck',
+      execute: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return new Promise<never>(() => {});
+      },
+    });
+    const outcomes = await dispatchToolCalls(
+      [call('quick', { text: 'a' }, 'c1'), call('slow', { text: 'b' }, 'c2'), call('stuck', {}, 'c3'), call('quick', { text: 'd' }, 'c4')],
+      agentToolMap([quick, slow, stuck]),
+      { timeoutMs: 60_000 },
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['success', 'success', 'timeout', 'success']);
+    expect(pending()).toBe(before);
+  });
+
   it('uses the dispatch default timeout when the tool sets none', async () => {
     const stuck = echoTool('stuck', 'sequential', () => new Promise<never>(() => {}));
     const [outcome] = await dispatchToolCalls([call('stuck', { text: 'x' }, 'c1')], agentToolMap([stuck]), { timeoutMs: 20 });
