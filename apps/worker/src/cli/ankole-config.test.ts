@@ -123,4 +123,15 @@ describe('config files', () => {
     });
     expect(approvals).toMatchObject({ allow: ['write_file'], deny: ['command'] });
   });
+
+  it('ankole worker takes the model endpoint from the user file (checked before it claims anything)', async () => {
+    await writeConfig(userFile(), { baseURL: 'http://127.0.0.1:9/v1', model: 'user-model' });
+    const worker = await runCliProcess(['worker', '--data-dir', path.join(scratch, 'db')], env);
+    expect(worker.code).toBe(1);
+    expect(worker.stderr).toMatch(/^ankole: .*http:\/\/127\.0\.0\.1:9\/v1/);
+    await writeConfig(userFile(), { maxSteps: 0 });
+    const bad = await runCliProcess(['worker', '--demo', '--data-dir', path.join(scratch, 'db')], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(`ankole: The config file ${userFile()} is not valid: maxSteps must be at least 1.\n`);
+  });
 });
