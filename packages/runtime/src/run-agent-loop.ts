@@ -6,7 +6,7 @@ import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.
 import { unhandledCall, type UnhandledCall } from './answer-unhandled-calls.js';
 import { collectToolSchemas, type ResponsesTool } from './collect-tool-schemas.js';
 import { dispatchToolCalls, type DispatchOptions, type FunctionCallItem, type FunctionCallOutputItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
-import { eagerStep, type EagerStep } from './eager-dispatch.js';
+import { eagerStep, startsEagerly, type EagerStep } from './eager-dispatch.js';
 import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from './expand-parallel-wrapper.js';
 import type { ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
 import { describeThrown } from './describe-thrown.js';
@@ -177,6 +177,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   }
   emit({ type: 'turn.started', tools: options.tools.length });
   if (resumeError !== undefined) return end('error', resumeError);
+  // Eager dispatch only where some tool could start early (`wrapper` inner calls included: same tools).
+  const eager = options.eagerDispatch !== false && options.tools.some(startsEagerly);
 
   try {
     if (resumed !== undefined && options.resume !== undefined) {
@@ -200,15 +202,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       emit({ type: 'step.started', step });
 
       const hooks = activityHooks(step);
-      const early =
-        options.eagerDispatch === false
-          ? undefined
-          : eagerStep(toolMap, {
-              ...toolDispatchOptions(),
-              ...hooks.dispatch,
-              onCallsAdded: hooks.remember,
-              waitsForResponse: (tool, params) => options.approvalPolicy !== undefined && callNeedsApproval(tool, params),
-            });
+      const early = eager
+        ? eagerStep(toolMap, {
+            ...toolDispatchOptions(),
+            ...hooks.dispatch,
+            onCallsAdded: hooks.remember,
+            waitsForResponse: (tool, params) => options.approvalPolicy !== undefined && callNeedsApproval(tool, params),
+          })
+        : undefined;
       /** Aborts what started early (the response will not be run); the ids of the response's calls that had started. */
       const abandonEarly = async (): Promise<ReadonlySet<string>> => {
         if (early === undefined) return new Set();
