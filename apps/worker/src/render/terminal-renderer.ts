@@ -219,6 +219,7 @@ const ENDINGS: Record<string, string> = {
   aborted: 'Aborted',
   incomplete: 'Stopped: the model response was cut short',
   error: 'Failed',
+  awaiting_approval: 'Paused: calls wait for approval',
 };
 
 /** The closing line: how it ended, steps, tool calls, tokens, time. */

@@ -2,6 +2,7 @@ import { watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRec
 import { AnkoleError, type AgentEvent, type ModelGateway } from '@core/runtime';
 import type { WebProfile } from '@core/tools-web';
 import { runTaskTurn, type TaskTurnResult } from '../task-turn.js';
+import { createTranscriptRecorder } from './transcript-recorder.js';
 
 /** What happened to a workflow task in the worker, for logs and UIs. */
 export type WorkerTaskEvent =
@@ -38,6 +39,10 @@ export interface RunClaimedTaskOptions {
   toolTimeoutMs?: number;
   emit: (event: WorkerTaskEvent | { type: 'worker.error'; error: unknown }) => void;
   onTurnEvent?: (task: ClaimedTask, event: AgentEvent) => void;
+  /** Keep the turn's transcript in the control plane (default true; see `createTranscriptRecorder`). */
+  recordTranscript?: boolean;
+  /** How long transcript events wait before they are sent together (default 1000 ms). */
+  transcriptFlushMs?: number;
 }
 
 /**
@@ -57,6 +62,16 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
     onError: (error) => emit({ type: 'worker.error', error }),
   });
   const signal = AbortSignal.any([lease.signal, options.hardStop]);
+  const recorder =
+    options.recordTranscript === false
+      ? undefined
+      : createTranscriptRecorder({
+          transcripts: client.transcripts,
+          owner: { taskId: task.id },
+          leaseToken: task.leaseToken,
+          ...(options.transcriptFlushMs === undefined ? {} : { flushIntervalMs: options.transcriptFlushMs }),
+          onError: (error) => emit({ type: 'worker.error', error }),
+        });
   try {
     let result: TaskTurnResult;
     try {
@@ -66,9 +81,14 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
         gateway: options.gateway,
         ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
         ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
-        ...(options.onTurnEvent === undefined ? {} : { onEvent: (event: AgentEvent) => options.onTurnEvent!(task, event) }),
+        onEvent: (event: AgentEvent) => {
+          recorder?.record(event);
+          options.onTurnEvent?.(task, event);
+        },
       });
+      await recorder?.close();
     } catch (error) {
+      await recorder?.close();
       // A database failure: leave the task to its lease. Anything else (no home for the agent, a stored schema that
       // cannot be sent) cannot get better by retrying: fail the task so the script sees why.
       if (error instanceof AnkoleError && error.kind === 'runtime') throw error;
@@ -104,5 +124,6 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
     return 'task.lost';
   } finally {
     lease.stop();
+    await recorder?.close();
   }
 }

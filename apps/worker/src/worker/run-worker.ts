@@ -4,6 +4,7 @@ import { runTextTurn } from '../text-turn.js';
 import type { TextTurnContext } from '../turn-context.js';
 import { retryModelCalls, type ModelRetry, type ModelRetryPolicy } from './retry-model-calls.js';
 import { runClaimedTask, type WorkerTaskContext, type WorkerTaskEvent } from './run-task.js';
+import { createTranscriptRecorder } from './transcript-recorder.js';
 
 /** Something that happened in the worker, for logs and UIs. */
 export type WorkerEvent =
@@ -73,6 +74,13 @@ export interface RunWorkerOptions {
   taskContext?: (task: ClaimedTask) => Promise<WorkerTaskContext> | WorkerTaskContext;
   /** Each task turn's agent events, with the task they belong to. */
   onTaskTurnEvent?: (task: ClaimedTask, event: AgentEvent) => void;
+  /**
+   * Keep each turn's transcript (its events, in batches) in the control plane, per claim of a job or task (default
+   * true). A transcript that cannot be stored is a `worker.error`; the job or task goes on.
+   */
+  recordTranscripts?: boolean;
+  /** How long transcript events wait before they are sent together (default 1000 ms). */
+  transcriptFlushMs?: number;
 }
 
 /** What a worker did before it stopped. */
@@ -125,6 +133,16 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
       onError: (error) => emit({ type: 'worker.error', error }),
     });
     const turnSignal = AbortSignal.any([lease.signal, hardStop.signal]);
+    const recorder =
+      options.recordTranscripts === false
+        ? undefined
+        : createTranscriptRecorder({
+            transcripts: options.client.transcripts,
+            owner: { jobId: job.id },
+            leaseToken: job.leaseToken,
+            ...(options.transcriptFlushMs === undefined ? {} : { flushIntervalMs: options.transcriptFlushMs }),
+            onError: (error) => emit({ type: 'worker.error', error }),
+          });
     try {
       let outcome;
       try {
@@ -143,12 +161,17 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
           ...(job.resume === undefined ? {} : { resume: { state: job.resume.runState as AgentRunState, decisions: job.resume.decisions } }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
           ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
-          ...(options.onTurnEvent === undefined ? {} : { onEvent: (event: AgentEvent) => options.onTurnEvent!(job, event) }),
+          onEvent: (event: AgentEvent) => {
+            recorder?.record(event);
+            options.onTurnEvent?.(job, event);
+          },
         });
         outcome = result.outcome;
       } catch (error) {
         outcome = { reason: 'error' as const, text: '', error: error instanceof Error ? error.message : String(error) };
       }
+      // The transcript's last events go in before the job is settled (never failing it).
+      await recorder?.close();
       lease.stop();
       const durationMs = Date.now() - started;
       const done = { jobId: job.id, leaseToken: job.leaseToken };
@@ -189,6 +212,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
       emit({ type: 'worker.error', error });
     } finally {
       lease.stop();
+      await recorder?.close();
     }
   };
 
@@ -240,6 +264,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
       ...(options.onTaskTurnEvent === undefined ? {} : { onTurnEvent: options.onTaskTurnEvent }),
+      ...(options.recordTranscripts === undefined ? {} : { recordTranscript: options.recordTranscripts }),
+      ...(options.transcriptFlushMs === undefined ? {} : { transcriptFlushMs: options.transcriptFlushMs }),
     })
       .then((ended) => {
         summary.tasks[ended.slice('task.'.length) as keyof WorkerSummary['tasks']] += 1;

@@ -13,6 +13,7 @@ const OPTIONS = {
   status: { type: 'string', multiple: true },
   limit: { type: 'string' },
   title: { type: 'string' },
+  transcript: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -22,6 +23,7 @@ const STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'faile
 const HELP = [
   'Usage: ankole jobs [list]                 list the agent\'s background jobs, newest first',
   '       ankole jobs show <id>              one job, with its prompt and final answer or error',
+  '       ankole jobs show <id> --transcript its turn drawn as it ran (every tool call; --json: the stored events)',
   '       ankole jobs cancel <id>            cancel a queued or running job (a running turn stops within seconds)',
   '       ankole jobs start "<prompt>"       queue a background job for `ankole worker` to run',
   '',
@@ -30,6 +32,7 @@ const HELP = [
   '  --status S         only jobs with this status (queued, running, succeeded, failed, cancelled; repeatable)',
   '  --limit N          most jobs to list (default 50)',
   '  --title TEXT       the title of a job to start',
+  '  --transcript       with show: the turn\'s transcript, each claim of the job (a crash recovery or a resume starts one)',
   '  --json             print JSON',
   ...CONTROL_PLANE_OPTIONS_HELP,
   '  -h, --help         show this help',
@@ -59,6 +62,7 @@ export const jobsCommand: CliCommand = {
     if (needsId && rest.length !== 1) throw new CliError('arguments_invalid', `Give one job id: ankole jobs ${action} <id>.`);
     const prompt = rest.join(' ').trim();
     if (action === 'start' && prompt === '') throw new CliError('prompt_missing', 'Give the prompt of the job: ankole jobs start "<prompt>".');
+    if (values.transcript === true && action !== 'show') throw new CliError('option_invalid', '--transcript goes with show: ankole jobs show <id> --transcript.');
 
     const { controlPlane } = await openFromOptions(values, io, false);
     try {
@@ -75,6 +79,15 @@ export const jobsCommand: CliCommand = {
               jobs.map((job) => [job.id, job.status, job.kind, describeTime(job.createdAt), job.title]),
             )}\n`,
           );
+        }
+        return EXIT_CODES.ok;
+      }
+      if (action === 'show' && values.transcript === true) {
+        const transcript = await client.transcripts.get({ agentId, jobId: await jobId(client, agentId, rest[0]!) });
+        if (json) io.stdout.write(`${JSON.stringify(transcript)}\n`);
+        else {
+          const { drawTranscript } = await import('../../render/draw-transcript.js');
+          drawTranscript({ attempts: transcript.attempts, what: `job ${transcript.jobId}`, io });
         }
         return EXIT_CODES.ok;
       }
