@@ -58,7 +58,6 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
   const parsed = parseArgumentsJson(argumentsText);
   if (!parsed.ok) return { ok: false, message: formatUnreadableMessage({ toolName: tool.name, problem: parsed.problem, argumentsText }) };
 
-  const original = tool.strict ? toolParameters(tool).original : undefined;
   const jsonSchema = tool.jsonSchema === undefined ? undefined : compileJsonSchema(tool.jsonSchema);
   if (jsonSchema !== undefined && !jsonSchema.ok) {
     return {
@@ -68,13 +67,14 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
   }
   // A value read by plain `JSON.parse` (no repair) holds a `null` only where its text says `null`: without one,
   // there is nothing for the strict transform's stripping to remove.
-  const first = attempt(tool, parsed.value, parsed.repairs.length === 0 && !argumentsText.includes('null') ? undefined : original, jsonSchema);
+  const strip = tool.strict && (parsed.repairs.length > 0 || argumentsText.includes('null'));
+  const first = attempt(tool, parsed.value, strip ? strictOriginal(tool) : undefined, jsonSchema);
   if (first.ok) return withProtoKeys(tool, argumentsText, first, parsed.repairs);
 
   // Rung 5: schema-guided coercion against the schema the model was shown.
   const coercion = coerceToSchema(first.checked, coercionSchema(tool));
   if (coercion.changes.length > 0) {
-    const second = attempt(tool, coercion.value, original, jsonSchema);
+    const second = attempt(tool, coercion.value, tool.strict ? strictOriginal(tool) : undefined, jsonSchema);
     if (second.ok) {
       const shown = coercion.changes.slice(0, MAX_LOGGED_COERCIONS);
       if (coercion.changes.length > shown.length) shown.push(`… and ${coercion.changes.length - shown.length} more`);
@@ -91,6 +91,11 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
       note: parsed.truncated ? 'The arguments were cut off; only their complete part was checked. Send the complete arguments.' : undefined,
     }),
   };
+}
+
+/** For a strict Zod tool: its schema before the strict transform (where the synthetic nulls are read from). */
+function strictOriginal(tool: AnyWorkerAgentTool): JSONObject | undefined {
+  return toolParameters(tool).original;
 }
 
 /** Checks one candidate value: synthetic nulls stripped (for strict tools, given `original`), the JSON Schema, then Zod. */
