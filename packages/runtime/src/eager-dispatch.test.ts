@@ -112,6 +112,27 @@ describe('eager dispatch: calls start while the response streams', () => {
     );
   });
 
+  it('reports a message the stream completed before an early call ahead of its activity, once', async () => {
+    const look = probe('look', { readOnly: true });
+    await withServer([reply.slow(reply.functionCalls([call('look', 'c1'), call('look', 'c2')], { text: 'Let me look.' }), { delayMs: SLOW_MS }), reply.text('Done.')], async (server) => {
+      const trace: string[] = [];
+      const log = onEventInto(trace);
+      const result = await runAgentLoop({
+        gateway: traced(gatewayFor(server), trace),
+        tools: [look.tool],
+        input: 'look',
+        onEvent: (event) => {
+          log?.(event);
+          if (event.type === 'message.completed') trace.push(`message ${event.text}`);
+        },
+      });
+      expect(result.reason).toBe('completed');
+      expect(trace.filter((entry) => entry.startsWith('message '))).toEqual(['message Let me look.', 'message Done.']);
+      expect(before(trace, 'message Let me look.', 'start c1')).toBe(true);
+      expect(before(trace, 'start c1', 'complete')).toBe(true);
+    });
+  });
+
   it('starts nothing before the response is complete with eagerDispatch: false', async () => {
     const look = probe('look', { readOnly: true });
     await withServer([reply.slow(reply.functionCalls([call('look', 'c1'), call('look', 'c2')]), { delayMs: SLOW_MS }), reply.text('Done.')], async (server) => {

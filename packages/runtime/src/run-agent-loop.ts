@@ -8,7 +8,7 @@ import { collectToolSchemas, type ResponsesTool } from './collect-tool-schemas.j
 import { dispatchToolCalls, type DispatchOptions, type FunctionCallItem, type FunctionCallOutputItem, type ToolCallOutcome } from './dispatch-tool-calls.js';
 import { eagerStep, startsEagerly, type EagerStep } from './eager-dispatch.js';
 import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from './expand-parallel-wrapper.js';
-import type { ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
+import type { ModelCallOptions, ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from './model-gateway.js';
 import { describeThrown } from './describe-thrown.js';
 import { abortedOutputText, errorOutputText } from './tool-output.js';
 import { messageTexts, outputText, toInputItems } from './to-input-items.js';
@@ -202,10 +202,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       emit({ type: 'step.started', step });
 
       const hooks = activityHooks(step);
+      const messages = eager && options.onEvent !== undefined ? streamedMessages(step) : undefined;
       const early = eager
         ? eagerStep(toolMap, {
             ...toolDispatchOptions(),
-            ...hooks.dispatch,
+            ...(messages === undefined ? hooks.dispatch : messages.first(hooks.dispatch)),
             onCallsAdded: hooks.remember,
             waitsForResponse: (tool, params) => options.approvalPolicy !== undefined && callNeedsApproval(tool, params),
           })
@@ -230,7 +231,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           {
             ...(signal === undefined ? {} : { signal }),
             onTextDelta: (delta, source) => emit({ type: 'text.delta', step, delta, itemId: source.itemId, ...(source.phase === undefined ? {} : { phase: source.phase }) }),
-            ...(early === undefined ? {} : { onOutputItemDone: early.onOutputItemDone }),
+            ...(early === undefined ? {} : { onOutputItemDone: messages === undefined ? early.onOutputItemDone : messages.track(early.onOutputItemDone) }),
           },
         );
       } catch (error) {
@@ -252,8 +253,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       }
       items.push(...toInputItems(output.filter((item) => unhandled.get(item)?.kind !== 'left_out')));
       newItems = [];
+      if (messages !== undefined) messages.completed.length = 0;
       for (const message of messageTexts(output)) {
-        if (message.text === '') continue;
+        if (message.text === '' || messages?.reported.has(message.itemId) === true) continue;
         emit({ type: 'message.completed', step, itemId: message.itemId, text: message.text, ...(message.phase === undefined ? {} : { phase: message.phase }) });
       }
       text = outputText(output);
@@ -331,6 +333,43 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       const paused = await settleCalls(slots, step, false, {}, { hooks, early });
       if (paused !== undefined) return paused;
     }
+  }
+
+  /**
+   * With eager dispatch, calls start while the response streams: the assistant messages the stream completed before
+   * an early call's activity are reported (`message.completed`) ahead of it, so the events keep the model's order
+   * (the loop reports the rest after the response, skipping those).
+   */
+  function streamedMessages(step: number) {
+    const completed: ResponseOutputItem[] = [];
+    const reported = new Set<string>();
+    const report = (): void => {
+      for (const message of messageTexts(completed.splice(0))) {
+        if (message.text === '') continue;
+        reported.add(message.itemId);
+        emit({ type: 'message.completed', step, itemId: message.itemId, text: message.text, ...(message.phase === undefined ? {} : { phase: message.phase }) });
+      }
+    };
+    return {
+      completed,
+      reported,
+      /** The gateway callback, noting completed messages. */
+      track: (next: NonNullable<ModelCallOptions['onOutputItemDone']>): NonNullable<ModelCallOptions['onOutputItemDone']> => (item, source) => {
+        if (item.type === 'message') completed.push(item);
+        next(item, source);
+      },
+      /** The activity hooks, reporting the completed messages first. */
+      first: (hooks: Pick<DispatchOptions, 'onCallStarted' | 'onCallCompleted'>): Pick<DispatchOptions, 'onCallStarted' | 'onCallCompleted'> => ({
+        onCallStarted: (call, tool, label) => {
+          report();
+          hooks.onCallStarted?.(call, tool, label);
+        },
+        onCallCompleted: (outcome) => {
+          if (outcome.pending === undefined) report();
+          hooks.onCallCompleted?.(outcome);
+        },
+      }),
+    };
   }
 
   /** Dispatch options every call of the turn gets. */
