@@ -12,6 +12,11 @@ export interface Adapter {
   runTurn(calls: number): Promise<void>;
   /** Builds the provider-facing tools payload of 100 tools as on a later turn (the first was done at setup). */
   collectTools(): unknown;
+  /**
+   * The same, handed a new array (or record) of the same tool objects each time, as a caller that assembles its
+   * tool list per turn does. Absent where the framework keeps the tools itself (@openai/agents: on the Agent).
+   */
+  collectToolsFromNewArray?(): unknown;
   /** Validates the 207-byte argument string of `tool_0` as the framework does for a call; throws when invalid. */
   validateArguments(): unknown;
   /** Called after a batch of this framework's turns (e.g. to switch off a process-wide hook it enabled). */

@@ -20,6 +20,7 @@ describe.each(FRAMEWORKS.map((framework) => [framework.key, framework] as const)
       // runTurn throws when a call was not executed or an output did not reach the fake model.
       for (const calls of [0, 1, 10, 50, 3]) await adapter.runTurn(calls);
       expect(await adapter.collectTools()).toHaveLength(100);
+      if (adapter.collectToolsFromNewArray !== undefined) expect(await adapter.collectToolsFromNewArray()).toHaveLength(100);
       expect(await adapter.validateArguments()).toMatchObject({ mode: 'write', limit: 250 });
     } finally {
       adapter.afterBatch?.();

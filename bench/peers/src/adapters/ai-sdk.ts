@@ -81,9 +81,9 @@ export function createAiSdkAdapter(): Adapter {
   const validationSchema = (tools.tool_0 as Tool).inputSchema;
 
   /** What generateText does to the tools on every step (prepareToolsAndToolChoice, internal to ai): public calls only. */
-  async function collect(): Promise<unknown[]> {
+  async function collect(tools: Record<string, Tool>): Promise<unknown[]> {
     const collected: unknown[] = [];
-    for (const [name, entry] of Object.entries(manyTools)) {
+    for (const [name, entry] of Object.entries(tools)) {
       collected.push({
         type: 'function',
         name,
@@ -94,7 +94,7 @@ export function createAiSdkAdapter(): Adapter {
     }
     return collected;
   }
-  void collect(); // the first turn converts the schemas; zodSchema() keeps the result
+  void collect(manyTools); // the first turn converts the schemas; zodSchema() keeps the result
 
   return {
     name: NAME,
@@ -107,7 +107,8 @@ export function createAiSdkAdapter(): Adapter {
       }
       check.finish(NAME);
     },
-    collectTools: collect,
+    collectTools: () => collect(manyTools),
+    collectToolsFromNewArray: () => collect({ ...manyTools }),
     async validateArguments() {
       // What ai does with a tool call's input (doParseToolCall): safeParseJSON with the tool's schema.
       const result = await safeParseJSON({ text: VALIDATION_ARGUMENTS, schema: asSchema(validationSchema) });

@@ -89,6 +89,7 @@ export function createOursAdapter(): Adapter {
       check.finish(NAME);
     },
     collectTools: () => collectToolSchemas(manyTools),
+    collectToolsFromNewArray: () => collectToolSchemas(manyTools.slice()),
     validateArguments() {
       const result = validateToolArguments(validationTool, VALIDATION_ARGUMENTS);
       if (!result.ok) throw new Error(`${NAME}: the validation arguments were refused: ${result.message}`);

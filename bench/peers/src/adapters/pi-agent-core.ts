@@ -92,6 +92,10 @@ function fakeStream(check: TurnCheck, state: { calls: number }): StreamFn {
   };
 }
 
+function collect(tools: AgentTool[]): unknown[] {
+  return tools.map((entry) => ({ type: 'function', name: entry.name, description: entry.description, parameters: entry.parameters, strict: false }));
+}
+
 export function createPiAgentCoreAdapter(): Adapter {
   const check = new TurnCheck();
   const state = { calls: 0 };
@@ -117,8 +121,8 @@ export function createPiAgentCoreAdapter(): Adapter {
     },
     // pi's loop hands `context.tools` to the provider as is; its OpenAI Responses provider then maps each tool to
     // { type, name, description, parameters, strict } (convertResponsesTools, internal to pi-ai): the same map here.
-    collectTools: () =>
-      manyTools.map((entry) => ({ type: 'function', name: entry.name, description: entry.description, parameters: entry.parameters, strict: false })),
+    collectTools: () => collect(manyTools),
+    collectToolsFromNewArray: () => collect(manyTools.slice()),
     validateArguments() {
       // pi's provider parses the argument string, then the loop validates the object (structuredClone, convert, check).
       const toolCall: ToolCall = { type: 'toolCall', id: 'call_v', name: validationTool.name, arguments: JSON.parse(VALIDATION_ARGUMENTS) as Record<string, unknown> };
