@@ -307,7 +307,11 @@ export function eagerStep(
       current ??= createEagerDispatch(toolMap, dispatchOptions);
       const calls = expandParallelWrapper(item, toolMap)?.calls ?? [item];
       onCallsAdded?.(calls);
-      current.add(calls, item.call_id);
+      try {
+        current.add(calls, item.call_id);
+      } catch {
+        // Not expected; it must not break the stream: calls not added start after the response, as without eager dispatch.
+      }
     },
     async finish(calls, gate) {
       const finishing =
