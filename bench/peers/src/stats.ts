@@ -17,6 +17,7 @@ export function spread(samples: readonly number[]): Spread {
 
 /** "12.3 [11.9–13.0]" with a precision that suits the magnitude. */
 export function formatSpread(value: Spread): string {
+  if (value.count === 0) return 'n/a';
   return `${formatNumber(value.median)} [${formatNumber(value.p25)}–${formatNumber(value.p75)}]`;
 }
 
@@ -31,5 +32,5 @@ export function formatNumber(value: number): string {
 
 export function formatRatio(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
-  return `${value >= 10 ? value.toFixed(0) : value.toFixed(1)}×`;
+  return `${value >= 10 ? value.toFixed(0) : value >= 0.1 ? value.toFixed(1) : value.toFixed(2)}×`;
 }
