@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built CLI the tests run as a subprocess. */
-export const CLI_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
+/** The built CLI the tests run as a subprocess (`ANKOLE_TEST_CLI`: another build of it, e.g. one no other build replaces meanwhile). */
+export const CLI_PATH = process.env.ANKOLE_TEST_CLI ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
 
 /** A running `ankole` process and what it printed so far. */
 export interface CliProcess {

@@ -43,8 +43,13 @@ export const TURN_OPTIONS_HELP = [
   '                     the control plane, chosen as for every command (see `ankole --help`): the turn gets the',
   '                     schedule, job and workflow tools, and opens it at their first call. The default embedded',
   '                     database only once it exists (`ankole jobs`, `schedules`, `worker` create it) or with --brain.',
-  '  Defaults for these options, the model and more can be kept in $XDG_CONFIG_HOME/ankole/config.json and',
-  '  $XDG_CONFIG_HOME/ankole/agents/<agent>.json; flags and variables win (`ankole config show`).',
+];
+
+/** The help lines on the config files, after a command's options. */
+export const CONFIG_FILES_HELP = [
+  'Defaults for the options (the model, the step limit, approvals, web tools, MCP config, skills...) can be kept in',
+  '$XDG_CONFIG_HOME/ankole/config.json and, over it, $XDG_CONFIG_HOME/ankole/agents/<agent>.json; variables and',
+  'flags win over both. `ankole config show` prints what applies and where it comes from.',
 ];
 
 /** A turn's context, and what to release once the turn is over. */

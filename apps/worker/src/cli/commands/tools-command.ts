@@ -6,7 +6,7 @@ import type { CliCommand } from '../cli-command.js';
 import { EXIT_CODES } from '../cli-error.js';
 import type { CliIO } from '../cli-io.js';
 import { parseCommandLine, type ParsedCommandLine } from '../parse-command-line.js';
-import { resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP, type TurnSetup } from '../turn-setup.js';
+import { CONFIG_FILES_HELP, resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP, type TurnSetup } from '../turn-setup.js';
 
 const OPTIONS = {
   ...TURN_OPTIONS,
@@ -25,6 +25,8 @@ const HELP = [
   '  --schemas          print the exact Responses `tools` payload and its size in bytes',
   '  --json             print the list (or the payload) as JSON',
   '  -h, --help         show this help',
+  '',
+  ...CONFIG_FILES_HELP,
   '',
 ].join('\n');
 
