@@ -189,6 +189,13 @@ describe('collectToolSchemas', () => {
     expect((second[1] as { tools: unknown[] }).tools).toHaveLength(1);
     expect(names(collectToolSchemas(tools, { includeToolSearch: false }))).toStrictEqual(['function:a', 'namespace:n', 'function:c']);
     expect(collectToolSchemas(tools, { toolSearchDescription: 'Find more.' }).at(-1)).toMatchObject({ description: 'Find more.' });
+    // Other arrays starting with the same tool: their own value each, whatever was collected before.
+    const [a, b, c] = tools as [AnyWorkerAgentTool, AnyWorkerAgentTool, AnyWorkerAgentTool];
+    expect(names(collectToolSchemas([a, c, b]))).toStrictEqual(['function:a', 'function:c', 'namespace:n', 'tool_search']);
+    expect(names(collectToolSchemas([a]))).toStrictEqual(['function:a']);
+    expect(names(collectToolSchemas([a, b, c]))).toStrictEqual(['function:a', 'namespace:n', 'function:c', 'tool_search']);
+    for (let round = 0; round < 6; round += 1) expect(names(collectToolSchemas([a, tool(`x${round}`)]))).toStrictEqual(['function:a', `function:x${round}`]);
+    expect(names(collectToolSchemas([a, c, b]))).toStrictEqual(['function:a', 'function:c', 'namespace:n', 'tool_search']);
     // The array changed: collected again (and checked again).
     tools[0] = tool('d');
     expect(names(collectToolSchemas(tools))[0]).toBe('function:d');

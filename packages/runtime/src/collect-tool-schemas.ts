@@ -35,12 +35,21 @@ export const DEFAULT_TOOL_SEARCH_DESCRIPTION =
   'The matching tools become callable. Use it when none of the loaded tools fits the task.';
 
 /*
- * Memos: one frozen function entry per tool object; one collected value per tools array (checked against the
- * array's elements and the options on every use). Entries are kept with what they were made of when a tool could
- * change (see `toolPayloadSnapshot`; tools made by `defineWorkerTool` are frozen and cannot).
+ * Memos: one frozen function entry per tool object, and a few collected values per first tool of a tools array
+ * (checked against the array's elements and the options on every use, so a new array of the same tools also finds
+ * its value). Both are kept with what they were made of when a tool could change (see `toolPayloadSnapshot`; tools
+ * made by `defineWorkerTool` are frozen and cannot).
  */
-const functionEntries = new WeakMap<AnyWorkerAgentTool, { entry: FunctionToolParam; snapshot: ToolPayloadSnapshot }>();
-const collections = new WeakMap<readonly AnyWorkerAgentTool[], Collection>();
+const functionEntries = new WeakMap<AnyWorkerAgentTool, FunctionEntry>();
+const collections = new WeakMap<AnyWorkerAgentTool, Collection[]>();
+
+/** Tool sets kept per first tool (agents sharing a first tool, or one changing its set, each find theirs). */
+const MAX_COLLECTIONS_PER_FIRST_TOOL = 4;
+
+interface FunctionEntry {
+  entry: FunctionToolParam;
+  snapshot: ToolPayloadSnapshot;
+}
 
 /** A collected `tools` value, private (each caller gets a copy), and what it was collected from. */
 interface Collection {
@@ -58,15 +67,20 @@ interface Collection {
  * @throws ToolDefinitionError when the tool's schema cannot be sent (see `toolParameters`).
  */
 export function toFunctionToolParam(tool: AnyWorkerAgentTool): FunctionToolParam {
+  return functionEntry(tool).entry;
+}
+
+function functionEntry(tool: AnyWorkerAgentTool): FunctionEntry {
   const cached = functionEntries.get(tool);
-  if (cached !== undefined && samePayload(tool, cached.snapshot)) return cached.entry;
+  if (cached !== undefined && samePayload(tool, cached.snapshot)) return cached;
   const snapshot = toolPayloadSnapshot(tool);
   const { parameters, strict } = toolParameters(tool);
   const entry: FunctionToolParam = { type: 'function', name: tool.name, description: tool.description, parameters, strict };
   if (tool.deferLoading) entry.defer_loading = true;
   Object.freeze(entry);
-  functionEntries.set(tool, { entry, snapshot });
-  return entry;
+  const made = { entry, snapshot };
+  functionEntries.set(tool, made);
+  return made;
 }
 
 /**
@@ -94,25 +108,32 @@ export function toolSearchToolParam(options: { description?: string } = {}): Too
  * (`toFunctionToolParam`), the members of a namespace grouped into one `{ type: 'namespace', name, description,
  * tools }` entry at the place of its first member (description: the first `namespaceDescription` among its
  * members), and, when any tool is deferred, one client-executed `tool_search` tool at the end. Entries are
- * memoised per tool object, and the whole value per tools array: a later turn with the same array of the same
- * (unchanged) tools only copies the array and the namespace entries.
+ * memoised per tool object, and the whole value per set of tools: a later turn with the same (unchanged) tools in
+ * the same order, in the same array or a new one, only copies the array and the namespace entries.
  * @throws ToolSetError (`toolNames` = the offending names) on names or namespaces outside `^[a-zA-Z0-9_-]{1,64}$`,
  *   duplicate tools (same namespace and name), or a namespace named like a top-level tool.
  * @throws ToolDefinitionError when a tool's schema cannot be sent.
  */
 export function collectToolSchemas(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchemasOptions = {}): ResponsesTool[] {
   const includeToolSearch = options.includeToolSearch !== false;
-  const cached = collections.get(tools);
-  if (cached !== undefined && sameCollection(cached, tools, options.toolSearchDescription, includeToolSearch)) return copyOf(cached.value);
-  const value = collect(tools, options);
-  const snapshots = tools.map(toolPayloadSnapshot);
-  collections.set(tools, {
+  const first = tools[0];
+  if (typeof first !== 'object' || first === null) return collect(tools, options, undefined);
+  const known = collections.get(first);
+  if (known !== undefined) {
+    for (const collection of known) {
+      if (sameCollection(collection, tools, options.toolSearchDescription, includeToolSearch)) return copyOf(collection.value);
+    }
+  }
+  const snapshots: ToolPayloadSnapshot[] = [];
+  const value = collect(tools, options, snapshots);
+  const collection: Collection = {
     tools: [...tools],
     snapshots: snapshots.every((snapshot) => snapshot === undefined) ? undefined : snapshots,
     toolSearchDescription: options.toolSearchDescription,
     includeToolSearch,
     value,
-  });
+  };
+  collections.set(first, known === undefined ? [collection] : [collection, ...known.slice(0, MAX_COLLECTIONS_PER_FIRST_TOOL - 1)]);
   return copyOf(value);
 }
 
@@ -139,7 +160,8 @@ function copyOf(value: readonly ResponsesTool[]): ResponsesTool[] {
   return copy;
 }
 
-function collect(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchemasOptions): ResponsesTool[] {
+/** The value for `tools`, new; `snapshots`, when given, receives each tool's payload snapshot in order. */
+function collect(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchemasOptions, snapshots: ToolPayloadSnapshot[] | undefined): ResponsesTool[] {
   const result: ResponsesTool[] = [];
   const namespaces = new Map<string, NamespaceGroup>();
   const topLevel = new Set<string>();
@@ -153,7 +175,9 @@ function collect(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchem
     if (namespace === undefined) {
       if (topLevel.has(name)) (duplicates ??= []).push(name);
       topLevel.add(name);
-      result.push(toFunctionToolParam(tool));
+      const made = functionEntry(tool);
+      snapshots?.push(made.snapshot);
+      result.push(made.entry);
       continue;
     }
     if (!isValidName(namespace)) (invalid ??= []).push(`${String(namespace)} (namespace of ${String(name)})`);
@@ -165,7 +189,9 @@ function collect(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchem
     }
     if (group.names.has(name)) (duplicates ??= []).push(`${namespace}.${name}`);
     group.names.add(name);
-    group.entry.tools.push(toFunctionToolParam(tool));
+    const made = functionEntry(tool);
+    snapshots?.push(made.snapshot);
+    group.entry.tools.push(made.entry);
     if (!group.described && tool.namespaceDescription !== undefined && tool.namespaceDescription.trim() !== '') {
       group.entry.description = tool.namespaceDescription;
       group.described = true;
