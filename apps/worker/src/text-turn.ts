@@ -117,6 +117,8 @@ export interface RunTextTurnOptions {
   approvalPolicy?: ApprovalPolicy;
   /** Resumes a turn paused for approval (see `runAgentLoop`); `input` is then ignored. */
   resume?: AgentLoopOptions['resume'];
+  /** In `previous_response_id` mode: go on from this stored response (`input` then holds only the new items). */
+  previousResponseId?: string;
 }
 
 /** What a text turn produced. */
@@ -148,6 +150,7 @@ export async function runTextTurn(options: RunTextTurnOptions): Promise<TextTurn
     ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
     ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
+    ...(options.previousResponseId === undefined ? {} : { previousResponseId: options.previousResponseId }),
     onEvent(event) {
       events.push(event);
       options.onEvent?.(event);

@@ -17,6 +17,14 @@ export function defaultAgentHome(agent: string, env: Readonly<Record<string, str
   return path.join(userDataDir(env), 'ankole', 'agents', agent);
 }
 
+/**
+ * An agent's own data, kept by the CLI next to the agent homes and outside them (the file tools, held to the home,
+ * cannot rewrite it): `<data dir>/ankole/agent-data/<agent>` (conversations and their transcripts).
+ */
+export function agentDataDir(agent: string, env: Readonly<Record<string, string | undefined>>): string {
+  return path.join(userDataDir(env), 'ankole', 'agent-data', agent);
+}
+
 /** Options of `resolveAgentHome`. */
 export interface ResolveAgentHomeOptions {
   /** `--home` as given (relative to `cwd`), if any: it must exist. */

@@ -32,6 +32,8 @@ export interface OpenModelOptions {
   model?: string;
   /** `--demo`: use the offline demo model even when a key is set. */
   forceDemo?: boolean;
+  /** `previous_response_id` mode: stored responses, each request carries only the new items (`--previous-response-id`). */
+  previousResponseId?: boolean;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
     if (!isHttpURL(baseURL)) {
       throw new CliError('base_url_invalid', `OPENAI_BASE_URL ${JSON.stringify(baseURL)} is not an http(s) URL: set it to the server's API root, e.g. http://localhost:8000/v1.`);
     }
-    const recorded = recordErrors(describeModelFailures(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2 }), { baseURL, model }));
+    const recorded = recordErrors(describeModelFailures(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2, ...(options.previousResponseId === true ? { previousResponseId: true } : {}) }), { baseURL, model }));
     return {
       ...recorded,
       offlineDemo: false,
@@ -65,7 +67,13 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
     onExhausted: reply.text('(The offline demo model has nothing more to say: set OPENAI_API_KEY to talk to a real model.)'),
   });
   const recorded = recordErrors(
-    describeModelFailures(createOpenAIResponsesGateway({ apiKey: 'offline-demo', baseURL: server.baseURL, model: OFFLINE_DEMO_MODEL, maxRetries: 0 }), {
+    describeModelFailures(createOpenAIResponsesGateway({
+      apiKey: 'offline-demo',
+      baseURL: server.baseURL,
+      model: OFFLINE_DEMO_MODEL,
+      maxRetries: 0,
+      ...(options.previousResponseId === true ? { previousResponseId: true } : {}),
+    }), {
       baseURL: server.baseURL,
       model: OFFLINE_DEMO_MODEL,
     }),

@@ -23,6 +23,8 @@ export interface DrawTranscriptOptions {
   /** What it is the transcript of, for the headings (`job 16d5…`). */
   what: string;
   io: Pick<CliIO, 'stdout' | 'env'>;
+  /** What to call each part in its heading (default `attempt N`, from `attempt`). */
+  label?: (attempt: DrawnAttempt) => string | undefined;
 }
 
 /**
@@ -41,7 +43,8 @@ export function drawTranscript(options: DrawTranscriptOptions): void {
   attempts.forEach((attempt, index) => {
     if (index > 0) io.stdout.write('\n');
     const parts = [`Transcript of ${options.what}`];
-    if (attempt.attempt !== undefined) parts.push(`attempt ${attempt.attempt}`);
+    const label = options.label?.(attempt) ?? (attempt.attempt === undefined ? undefined : `attempt ${attempt.attempt}`);
+    if (label !== undefined) parts.push(label);
     if (attempt.workerId !== undefined && attempt.workerId !== null) parts.push(`worker ${attempt.workerId}`);
     parts.push(`started ${describeTime(attempt.startedAt)}`);
     io.stdout.write(`${parts.join(' · ')}\n\n`);
@@ -50,6 +53,6 @@ export function drawTranscript(options: DrawTranscriptOptions): void {
     if (attempt.truncatedEvents > 0) notes.push(`${plural(attempt.truncatedEvents, 'event')} kept with long text cut (tool outputs, arguments or messages; --json shows where).`);
     const renderer = createTerminalRenderer({ output: io.stdout, live, color });
     const ended = replayTranscript({ entries: attempt.entries, renderer, notes });
-    if (!ended) io.stdout.write('(The transcript ends here: the turn did not finish on this claim.)\n');
+    if (!ended) io.stdout.write('(The transcript ends here: the turn did not finish.)\n');
   });
 }

@@ -36,5 +36,10 @@ export const COMMANDS: readonly CliCommand[] = [
     async () => (await import('../../worker/commands/workflows-command.js')).workflowsCommand,
   ),
   lazyCommand('brain', "list, search, show or import an agent's Brain pages (Markdown knowledge)", async () => (await import('../../worker/commands/brain-command.js')).brainCommand),
+  lazyCommand(
+    'conversations',
+    'list or show the conversations of ankole run (go on with one: ankole run --continue / --resume ID)',
+    async () => (await import('./conversations-command.js')).conversationsCommand,
+  ),
   lazyCommand('config', 'show the effective settings (config files, environment, defaults) and where each comes from', async () => (await import('./config-command.js')).configCommand),
 ];

@@ -1,4 +1,4 @@
-import type { ApprovalPolicy } from '@core/runtime';
+import type { AgentLoopResult, ApprovalPolicy } from '@core/runtime';
 import { DEMO_PROMPT } from '../../demo/demo-prompt.js';
 import { createJsonRenderer } from '../../render/json-renderer.js';
 import { createTerminalRenderer } from '../../render/terminal-renderer.js';
@@ -14,6 +14,9 @@ import type { CliIO } from '../cli-io.js';
 import { openModel } from '../model-setup.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { readPipedPrompt } from '../read-piped-prompt.js';
+import { createConversationStore, type ConversationStore } from '../conversation-store.js';
+import { chooseConversation, isForgottenResponse, planConversationTurn, recordConversationTurn, withWholeHistory, type ConversationTurnPlan } from '../conversation-turn.js';
+import { createRunTranscript } from '../run-transcript.js';
 import { CONFIG_FILES_HELP, resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP, type TurnSetup } from '../turn-setup.js';
 
 const OPTIONS = {
@@ -23,6 +26,9 @@ const OPTIONS = {
   json: { type: 'boolean' },
   demo: { type: 'boolean' },
   approve: { type: 'string' },
+  continue: { type: 'boolean', short: 'c' },
+  resume: { type: 'string' },
+  'previous-response-id': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -45,7 +51,17 @@ const HELP = [
   '                     Default: $ANKOLE_APPROVE when set.',
   '                     The agent config $XDG_CONFIG_HOME/ankole/agents/<agent>.json can list tools to always',
   '                     allow or deny: { "approvals": { "allow": ["command"], "deny": ["delete_page"] } }',
+  '  -c, --continue     go on with the agent\'s last conversation (the model sees its earlier turns)',
+  '  --resume ID        go on with this conversation (its id, or a unique prefix: ankole conversations list)',
+  '  --previous-response-id',
+  '                     keep the conversation on the server: stored responses, each request sends only the new',
+  '                     items after previous_response_id (default: $ANKOLE_PREVIOUS_RESPONSE_ID=1; else every',
+  '                     request carries the whole conversation). A response the server forgot: the whole',
+  '                     conversation is sent instead.',
   '  -h, --help         show this help',
+  '',
+  'Every turn is kept as a conversation of the agent (outside its home, in $XDG_DATA_HOME/ankole/agent-data/<agent>)',
+  'with its transcript: ankole conversations list | show ID [--transcript].',
   '',
   ...CONFIG_FILES_HELP,
   '',
@@ -77,8 +93,17 @@ export const runCommand: CliCommand = {
     const controller = new AbortController();
     const setup = await resolveTurnSetup(values, io, controller.signal);
     const { context } = setup;
+    const store = createConversationStore({ agent: context.agent, env: io.env });
+    const chosen = await chooseConversation({ store, agent: context.agent, continueLast: values.continue === true, resume: stringValue(values, 'resume') }).catch(
+      async (error: unknown) => {
+        await setup.close();
+        throw error;
+      },
+    );
+    const chainEnv = io.env.ANKOLE_PREVIOUS_RESPONSE_ID;
+    const chained = values['previous-response-id'] === true || chainEnv === '1' || chainEnv === 'true';
     const modelName = stringValue(values, 'model');
-    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true }).catch(
+    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained }).catch(
       async (error: unknown) => {
         await setup.close();
         throw error;
@@ -112,7 +137,8 @@ export const runCommand: CliCommand = {
               ...(terminal && io.readLine !== undefined ? { readLine: (signal?: AbortSignal) => io.readLine!(signal) } : {}),
               signal: controller.signal,
             });
-      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, toolTimeoutMs: configured.toolTimeoutMs, approvalPolicy });
+      const plan = planConversationTurn(chosen ?? store.create({ home: context.home, prompt }), prompt, chained);
+      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, toolTimeoutMs: configured.toolTimeoutMs, approvalPolicy, plan, store, chained });
     } finally {
       await model.close();
       await setup.close();
@@ -131,6 +157,11 @@ interface RunRenderedOptions {
   /** The config's `toolTimeoutSeconds`, in ms. */
   toolTimeoutMs: number | undefined;
   approvalPolicy: ApprovalPolicy | undefined;
+  /** The conversation this turn goes on (or starts), and what it sends. */
+  plan: ConversationTurnPlan;
+  store: ConversationStore;
+  /** `previous_response_id` mode. */
+  chained: boolean;
 }
 
 async function runRendered(options: RunRenderedOptions): Promise<number> {
@@ -152,15 +183,22 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
   const removeInterrupt = io.onInterrupt(() => stop('SIGINT'));
   const removeTerminate = io.onTerminate(() => stop('SIGTERM'));
   const started = performance.now();
-  try {
-    const { outcome } = await runTextTurn({
+  const startedAt = new Date().toISOString();
+  let plan = options.plan;
+  const transcript = createRunTranscript({ conversationId: plan.conversation.id, turn: plan.turn });
+  let assembled = false;
+  const turn = () =>
+    runTextTurn({
       context,
       gateway: model.gateway,
-      input: options.prompt,
+      input: plan.input,
+      ...(plan.previousResponseId === undefined ? {} : { previousResponseId: plan.previousResponseId }),
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
       ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
       onAssembled(assembly) {
+        if (assembled) return;
+        assembled = true;
         renderer.start({
           notice: model.notice,
           offlineDemo: model.offlineDemo,
@@ -169,11 +207,24 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
           agent: context.agent,
           tools: assembly.tools.length,
           ...(setup.controlPlaneWhere === undefined ? {} : { controlPlane: setup.controlPlaneWhere }),
+          conversation: { id: plan.conversation.id, turn: plan.turn },
         });
         for (const warning of [...setup.warnings, ...assembly.warnings]) renderer.warning(warning);
       },
-      onEvent: (event) => renderer.event(event),
+      onEvent: (event) => {
+        transcript.record(event);
+        renderer.event(event);
+      },
     });
+  try {
+    let { outcome } = await turn();
+    if (plan.previousResponseId !== undefined && outcome.reason === 'error' && outcome.steps === 1 && isForgottenResponse(model.lastError())) {
+      // The server no longer has the conversation's last response: send the whole conversation instead.
+      renderer.warning(`The model endpoint no longer has this conversation's last response (${plan.previousResponseId}): sending the whole conversation instead.`);
+      plan = withWholeHistory(plan, options.prompt);
+      ({ outcome } = await turn());
+    }
+    await saveConversation({ ...options, plan, outcome, startedAt, transcript: transcript.transcript() });
     const durationMs = performance.now() - started;
     let exitCode: number = EXIT_CODES.ok;
     let failure: string | undefined;
@@ -203,6 +254,29 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
   } finally {
     removeInterrupt();
     removeTerminate();
+  }
+}
+
+/**
+ * Keeps the turn in its conversation and its transcript beside it (atomic writes: a crash leaves the last whole
+ * version). A failure to write is a warning on stderr: the turn's result stands.
+ */
+async function saveConversation(
+  options: RunRenderedOptions & { outcome: AgentLoopResult; startedAt: string; transcript: ReturnType<ReturnType<typeof createRunTranscript>['transcript']> },
+): Promise<void> {
+  try {
+    const conversation = recordConversationTurn({
+      plan: options.plan,
+      outcome: options.outcome,
+      prompt: options.prompt,
+      startedAt: options.startedAt,
+      chained: options.chained,
+      model: options.model.model,
+    });
+    await options.store.saveTranscript(options.transcript);
+    await options.store.save(conversation);
+  } catch (error) {
+    options.io.stderr.write(`ankole: the conversation could not be saved in ${options.store.dir}: ${error instanceof Error ? error.message : String(error)}\n`);
   }
 }
 
