@@ -49,6 +49,8 @@ const MAX_COLLECTIONS_PER_FIRST_TOOL = 4;
 interface FunctionEntry {
   entry: FunctionToolParam;
   snapshot: ToolPayloadSnapshot;
+  /** The tool's name and namespace (when it has one) match `TOOL_NAME_PATTERN`. */
+  validNames: boolean;
 }
 
 /** A collected `tools` value, private (each caller gets a copy), and what it was collected from. */
@@ -78,7 +80,7 @@ function functionEntry(tool: AnyWorkerAgentTool): FunctionEntry {
   const entry: FunctionToolParam = { type: 'function', name: tool.name, description: tool.description, parameters, strict };
   if (tool.deferLoading) entry.defer_loading = true;
   Object.freeze(entry);
-  const made = { entry, snapshot };
+  const made = { entry, snapshot, validNames: isValidName(tool.name) && (tool.namespace === undefined || isValidName(tool.namespace)) };
   functionEntries.set(tool, made);
   return made;
 }
@@ -141,7 +143,8 @@ export function collectToolSchemas(tools: readonly AnyWorkerAgentTool[], options
 function sameCollection(collection: Collection, tools: readonly AnyWorkerAgentTool[], toolSearchDescription: string | undefined, includeToolSearch: boolean): boolean {
   if (collection.includeToolSearch !== includeToolSearch || collection.toolSearchDescription !== toolSearchDescription) return false;
   const known = collection.tools;
-  if (known.length !== tools.length) return false;
+  // The last tool first: sets sharing their first tool (and often more) tend to differ at the end.
+  if (known.length !== tools.length || known[known.length - 1] !== tools[tools.length - 1]) return false;
   for (let index = 0; index < known.length; index += 1) if (known[index] !== tools[index]) return false;
   const snapshots = collection.snapshots;
   if (snapshots !== undefined) {
@@ -169,18 +172,20 @@ function collect(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchem
   let duplicates: string[] | undefined;
   let deferred = false;
   for (const tool of tools) {
+    const made = functionEntry(tool);
+    snapshots?.push(made.snapshot);
     const { name, namespace } = tool;
-    if (!isValidName(name)) (invalid ??= []).push(String(name));
+    if (!made.validNames) {
+      if (!isValidName(name)) (invalid ??= []).push(String(name));
+      if (namespace !== undefined && !isValidName(namespace)) (invalid ??= []).push(`${String(namespace)} (namespace of ${String(name)})`);
+    }
     if (tool.deferLoading) deferred = true;
     if (namespace === undefined) {
       if (topLevel.has(name)) (duplicates ??= []).push(name);
       topLevel.add(name);
-      const made = functionEntry(tool);
-      snapshots?.push(made.snapshot);
       result.push(made.entry);
       continue;
     }
-    if (!isValidName(namespace)) (invalid ??= []).push(`${String(namespace)} (namespace of ${String(name)})`);
     let group = namespaces.get(namespace);
     if (group === undefined) {
       group = { entry: { type: 'namespace', name: namespace, description: '', tools: [] }, names: new Set(), described: false };
@@ -189,8 +194,6 @@ function collect(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchem
     }
     if (group.names.has(name)) (duplicates ??= []).push(`${namespace}.${name}`);
     group.names.add(name);
-    const made = functionEntry(tool);
-    snapshots?.push(made.snapshot);
     group.entry.tools.push(made.entry);
     if (!group.described && tool.namespaceDescription !== undefined && tool.namespaceDescription.trim() !== '') {
       group.entry.description = tool.namespaceDescription;
