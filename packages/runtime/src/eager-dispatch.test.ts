@@ -44,7 +44,10 @@ function traced(inner: ModelGateway, trace: string[], onComplete?: () => void): 
 function onEventInto(trace: string[]): AgentLoopOptions['onEvent'] {
   return (event) => {
     if (event.type === 'activity.started') trace.push(`start ${event.callId}`);
-    else if (event.type === 'activity.completed') trace.push(`end ${event.callId} ${event.status}`);
+    else if (event.type === 'activity.completed') {
+      trace.push(`end ${event.callId} ${event.status}`);
+      if (event.status === 'aborted') trace.push(`why ${event.callId}: ${event.error}`);
+    }
     else if (event.type === 'approval.requested') trace.push(`approval ${event.callId}`);
   };
 }
@@ -251,6 +254,7 @@ describe('eager dispatch: responses that are not run', () => {
         expect(result.steps).toBe(2);
         expect(before(trace, 'start r1', 'complete')).toBe(true);
         expect(before(trace, 'complete', 'end r1 aborted')).toBe(true);
+        expect(trace.find((entry) => entry.startsWith('why r1'))).toMatch(/stopped before it finished because the model response it came from was cut off \(max_output_tokens\)/);
         expect(write.executed).toEqual([]);
         expect(look.executed).toEqual(['r1']); // r3, the cut-off item, never started
         const second = server.requests[1]?.body ?? {};
@@ -273,6 +277,7 @@ describe('eager dispatch: responses that are not run', () => {
       expect(result.error).toMatch(/failed \(server_error: the model gave up\)/);
       expect(before(trace, 'start r1', 'failed')).toBe(true);
       expect(before(trace, 'failed', 'end r1 aborted')).toBe(true);
+      expect(trace.find((entry) => entry.startsWith('why r1'))).toMatch(/the model response it came from failed/);
       expect(write.executed).toEqual([]);
       expect(historyProblem(result.items)).toBeUndefined();
       const again = await runAgentLoop({ gateway, tools: [look.tool, write.tool], input: [...result.items, { type: 'message', role: 'user', content: 'again' }] });
@@ -333,6 +338,7 @@ describe('eager dispatch when a gateway retries a cut stream', () => {
         expect(result.reason).toBe('completed');
         expect(before(trace, 'start r1', 'retry')).toBe(true);
         expect(before(trace, 'item r2', 'end r1 aborted')).toBe(true);
+        expect(trace.find((entry) => entry.startsWith('why r1'))).toMatch(/the request was retried/);
         expect(before(trace, 'end r1 aborted', 'complete')).toBe(true);
         expect(look.executed).toEqual(['r1', 'r2']);
         expect(historyProblem(result.items)).toBeUndefined();

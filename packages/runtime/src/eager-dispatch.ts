@@ -30,11 +30,12 @@ export interface EagerDispatch {
    */
   finish(calls: readonly FunctionCallItem[], gate?: DispatchOptions['gate']): Promise<ToolCallOutcome[]>;
   /**
-   * The response will not be run (cut off, failed, aborted): nothing more starts, the running calls are aborted.
+   * The response will not be run (cut off, failed, aborted): nothing more starts, the running calls are aborted
+   * (their signal's reason an `Error` with `reason`, which the aborted output and activity quote).
    * Resolves once all of them ended, with the outcomes of the calls that were dispatched and the call ids of the
    * output items whose calls had started (`execute` was called).
    */
-  abandon(): Promise<{ outcomes: ToolCallOutcome[]; startedItemCallIds: Set<string> }>;
+  abandon(reason?: string): Promise<{ outcomes: ToolCallOutcome[]; startedItemCallIds: Set<string> }>;
 }
 
 /** Whether a call of this tool may start before its response is complete: its `eagerStart`, else `isReadOnly`. */
@@ -80,14 +81,15 @@ export function createEagerDispatch(toolMap: ReadonlyMap<string, AnyWorkerAgentT
     waiters = [];
     for (const waiter of woken) waiter();
   };
-  const abortAll = (): void => {
+  const abortAll = (reason: unknown): void => {
     open = false;
-    for (const entry of entries) entry.controller?.abort();
+    for (const entry of entries) entry.controller?.abort(reason);
   };
+  const onTurnAbort = (): void => abortAll(signal?.reason);
   if (signal?.aborted === true) open = false;
-  else signal?.addEventListener('abort', abortAll, { once: true });
+  else signal?.addEventListener('abort', onTurnAbort, { once: true });
   // The turn's abort reaches the early calls until `finish` or `abandon` has seen every one end.
-  const release = (): void => signal?.removeEventListener('abort', abortAll);
+  const release = (): void => signal?.removeEventListener('abort', onTurnAbort);
 
   function start(entry: Entry): void {
     entry.state = 'running';
@@ -186,7 +188,8 @@ export function createEagerDispatch(toolMap: ReadonlyMap<string, AnyWorkerAgentT
       }
     }
     const strays = entries.filter((entry) => entry.matched !== true && entry.settled !== undefined);
-    for (const entry of strays) entry.controller?.abort();
+    const strayReason = new Error('The model response it came from was replaced by another (the request was retried)');
+    for (const entry of strays) entry.controller?.abort(strayReason);
     const earlyRunning = entries.filter((entry) => entry.matched === true && entry.state === 'running');
     const dispatched =
       remaining.length === 0
@@ -243,8 +246,8 @@ export function createEagerDispatch(toolMap: ReadonlyMap<string, AnyWorkerAgentT
     };
   }
 
-  async function abandon(): Promise<{ outcomes: ToolCallOutcome[]; startedItemCallIds: Set<string> }> {
-    abortAll();
+  async function abandon(reason = 'The model response it came from will not be used'): Promise<{ outcomes: ToolCallOutcome[]; startedItemCallIds: Set<string> }> {
+    abortAll(signal?.aborted === true ? signal.reason : new Error(reason));
     const settled = await Promise.all(entries.map((entry) => entry.settled));
     release();
     const outcomes: ToolCallOutcome[] = [];
@@ -278,7 +281,7 @@ export interface EagerStep {
   /** The response is complete: see `EagerDispatch.finish` (nothing added: a plain `dispatchToolCalls`). */
   finish(calls: readonly FunctionCallItem[], gate?: DispatchOptions['gate']): Promise<ToolCallOutcome[]>;
   /** The response will not be run: see `EagerDispatch.abandon`. */
-  abandon(): Promise<{ outcomes: ToolCallOutcome[]; startedItemCallIds: Set<string> }>;
+  abandon(reason?: string): Promise<{ outcomes: ToolCallOutcome[]; startedItemCallIds: Set<string> }>;
 }
 
 /**
@@ -300,7 +303,7 @@ export function eagerStep(
     onOutputItemDone(item, source) {
       if (item.type !== 'function_call' || (item.status !== undefined && item.status !== 'completed')) return;
       if (current !== undefined && source.responseId !== responseId) {
-        retired.push(current.abandon());
+        retired.push(current.abandon('The model response it came from was replaced by another (the request was retried)'));
         current = undefined;
       }
       responseId = source.responseId;
@@ -319,8 +322,8 @@ export function eagerStep(
       const [outcomes] = await Promise.all([finishing, settleRetired()]);
       return outcomes;
     },
-    async abandon() {
-      const [abandoned, retiredOutcomes] = await Promise.all([current?.abandon(), settleRetired()]);
+    async abandon(reason) {
+      const [abandoned, retiredOutcomes] = await Promise.all([current?.abandon(reason), settleRetired()]);
       return { outcomes: [...retiredOutcomes, ...(abandoned?.outcomes ?? [])], startedItemCallIds: abandoned?.startedItemCallIds ?? new Set() };
     },
   };

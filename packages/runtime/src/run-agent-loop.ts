@@ -211,10 +211,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
             waitsForResponse: (tool, params) => options.approvalPolicy !== undefined && callNeedsApproval(tool, params),
           })
         : undefined;
-      /** Aborts what started early (the response will not be run); the ids of the response's calls that had started. */
-      const abandonEarly = async (): Promise<ReadonlySet<string>> => {
+      /** Aborts what started early (the response will not be run, `why`); the ids of the response's calls that had started. */
+      const abandonEarly = async (why: string): Promise<ReadonlySet<string>> => {
         if (early === undefined) return new Set();
-        const abandoned = await early.abandon();
+        const abandoned = await early.abandon(why);
         toolCalls += abandoned.outcomes.length;
         return abandoned.startedItemCallIds;
       };
@@ -235,7 +235,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           },
         );
       } catch (error) {
-        await abandonEarly();
+        await abandonEarly('The model response it came from failed');
         if (signal?.aborted || isAbortError(error)) return end('aborted');
         return end('error', describeThrown(error));
       }
@@ -285,12 +285,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         });
       }
       if (calls.length === 0 && searches.length === 0 && answered.length === 0) {
-        await abandonEarly();
+        await abandonEarly('The model response it came from has no such call');
         return end(response.status === 'incomplete' ? 'incomplete' : 'completed');
       }
 
       if (response.status === 'incomplete') {
-        const notRun = notRunOutputs(response, unhandled, await abandonEarly());
+        const why = `The model response it came from was cut off (${response.incompleteReason ?? 'incomplete'})`;
+        const notRun = notRunOutputs(response, unhandled, await abandonEarly(why));
         items.push(...notRun);
         newItems = notRun;
         continue;
