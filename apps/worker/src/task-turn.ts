@@ -2,8 +2,10 @@ import { ControlPlaneConflictError, type ClaimedTask, type ControlPlaneClient, t
 import {
   runAgentLoop,
   type AgentEvent,
+  type AgentLoopOptions,
   type AgentLoopResult,
   type AnyWorkerAgentTool,
+  type ApprovalPolicy,
   type ModelGateway,
   type ResponseInputItem,
 } from '@core/runtime';
@@ -86,6 +88,12 @@ export interface RunTaskTurnOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Called once the tool set is built, before the first model call. */
   onAssembled?: (assembly: TaskTurnAssembly) => void;
+  /** Decides the calls that need approval (see `runAgentLoop`); `ask` pauses the turn (status `awaiting_approval`). */
+  approvalPolicy?: ApprovalPolicy;
+  /** Resumes a turn paused for approval (see `runAgentLoop`): the first loop goes on from the stored state. */
+  resume?: AgentLoopOptions['resume'];
+  /** Changes the assembled tools before the loop runs with them (see `RunTextTurnOptions.prepareTools`). */
+  prepareTools?: (tools: AnyWorkerAgentTool[]) => AnyWorkerAgentTool[];
 }
 
 /** How a task turn ended. */
@@ -97,7 +105,9 @@ export type TaskTurnStatus =
   /** The signal aborted (cancel, lost lease, shutdown): the task is untouched, the caller settles it. */
   | 'aborted'
   /** The control plane refused the task to this worker (`lease_lost`, `task_not_running`, ...): nothing stored. */
-  | 'refused';
+  | 'refused'
+  /** The approval policy held calls for a person: `outcome.runState` is the state to store (`tasks.hold`) and resume. */
+  | 'awaiting_approval';
 
 /** What a task turn produced. */
 export interface TaskTurnResult {
@@ -122,7 +132,8 @@ export interface TaskTurnResult {
  * in the same conversation, at most `maxReminders` times; then, or when the steps run out or the model endpoint
  * fails, the task is failed with a clear error (`client.tasks.fail`) that the workflow script sees as a rejected
  * `task()`. An aborted turn leaves the task as it is (status `aborted`): the caller releases it or knows it was
- * cancelled or taken over.
+ * cancelled or taken over. With an `approvalPolicy`, a held call pauses the turn (status `awaiting_approval`, the run
+ * state in `outcome.runState`): the caller stores it (`tasks.hold`); a later turn resumes from it (`resume`).
  * @throws ToolDefinitionError when the tool set cannot be built; a control-plane failure (database unreachable) while
  *   failing the task is rethrown (the lease then expires and another worker retries the task).
  */
@@ -149,22 +160,29 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
   let input: string | ResponseInputItem[] = assembly.input;
   let steps = 0;
   let reminders = 0;
+  let resume = options.resume;
+  const tools = options.prepareTools === undefined ? assembly.tools : options.prepareTools(assembly.tools);
   for (;;) {
     const outcome = await runAgentLoop({
       gateway: options.gateway,
-      tools: assembly.tools,
+      tools,
       input,
       instructions: assembly.instructions,
       signal,
       maxSteps: maxSteps - steps,
       ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+      ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
+      ...(resume === undefined ? {} : { resume }),
       onEvent,
     });
-    steps += outcome.steps;
+    // A resumed loop counts the steps of the turn before the pause too.
+    steps = resume === undefined ? steps + outcome.steps : outcome.steps;
+    resume = undefined;
     const result = { outcome, reminders, steps, events, assembly };
     if (accepted !== undefined) return { ...result, status: 'submitted', task: accepted };
     if (refusal !== undefined) return { ...result, status: 'refused', error: `The control plane refused the result (${refusal}).` };
     if (outcome.reason === 'aborted' || signal.aborted) return { ...result, status: 'aborted' };
+    if (outcome.reason === 'awaiting_approval') return { ...result, status: 'awaiting_approval' };
     if (outcome.reason === 'completed' && reminders < maxReminders && steps < maxSteps) {
       reminders += 1;
       input = [...outcome.items, { type: 'message', role: 'user', content: reminder(reminders, maxReminders) }];

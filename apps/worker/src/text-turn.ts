@@ -117,6 +117,11 @@ export interface RunTextTurnOptions {
   approvalPolicy?: ApprovalPolicy;
   /** Resumes a turn paused for approval (see `runAgentLoop`); `input` is then ignored. */
   resume?: AgentLoopOptions['resume'];
+  /**
+   * Changes the assembled tools before the loop runs with them (the worker makes the tools an agent's config lists
+   * need approval, and journals approved calls); `assembly.tools` stays what was assembled.
+   */
+  prepareTools?: (tools: AnyWorkerAgentTool[]) => AnyWorkerAgentTool[];
   /** In `previous_response_id` mode: go on from this stored response (`input` then holds only the new items). */
   previousResponseId?: string;
 }
@@ -142,7 +147,7 @@ export async function runTextTurn(options: RunTextTurnOptions): Promise<TextTurn
   const events: AgentEvent[] = [];
   const outcome = await runAgentLoop({
     gateway: options.gateway,
-    tools: assembly.tools,
+    tools: options.prepareTools === undefined ? assembly.tools : options.prepareTools(assembly.tools),
     input: options.input,
     instructions: assembly.instructions,
     signal: options.context.signal,

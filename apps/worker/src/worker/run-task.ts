@@ -1,8 +1,9 @@
 import { watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane';
-import { AnkoleError, type AgentEvent, type ModelGateway } from '@core/runtime';
+import { AnkoleError, type AgentEvent, type AgentRunState, type ModelGateway } from '@core/runtime';
 import type { WebProfile } from '@core/tools-web';
 import { runTaskTurn, type TaskTurnResult } from '../task-turn.js';
 import { createTranscriptRecorder } from './transcript-recorder.js';
+import { backgroundTurnApprovals, heldCalls, type WorkerApprovalRules } from './worker-approval-policy.js';
 
 /** What happened to a workflow task in the worker, for logs and UIs. */
 export type WorkerTaskEvent =
@@ -15,6 +16,8 @@ export type WorkerTaskEvent =
   | { type: 'task.cancelled'; task: ClaimedTask; durationMs: number }
   /** Handed back to the queue at shutdown, unfinished. */
   | { type: 'task.released'; task: TaskRecord }
+  /** Its turn held calls for a person's approval: paused in the control plane (`ankole approvals`), its workflow waits, the slot freed. */
+  | { type: 'task.awaiting_approval'; task: TaskRecord; calls: number; durationMs: number }
   /** Another worker holds it now, or the control plane refused this worker's result: nothing stored by this worker. */
   | { type: 'task.lost'; task: ClaimedTask };
 
@@ -39,6 +42,8 @@ export interface RunClaimedTaskOptions {
   toolTimeoutMs?: number;
   emit: (event: WorkerTaskEvent | { type: 'worker.error'; error: unknown }) => void;
   onTurnEvent?: (task: ClaimedTask, event: AgentEvent) => void;
+  /** The approval rules of the task's agent (see `RunWorkerOptions.approvals`); none: every call runs. */
+  approvals?: (agentId: string) => Promise<WorkerApprovalRules | undefined> | WorkerApprovalRules | undefined;
   /** Keep the turn's transcript in the control plane (default true; see `createTranscriptRecorder`). */
   recordTranscript?: boolean;
   /** How long transcript events wait before they are sent together (default 1000 ms). */
@@ -76,9 +81,21 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
     let result: TaskTurnResult;
     try {
       const extra = await options.context(task);
+      const claim = { taskId: task.id, leaseToken: task.leaseToken };
+      const approvals = backgroundTurnApprovals({
+        rules: await options.approvals?.(task.agentId),
+        decisions: task.resume?.decisions,
+        journal: {
+          start: async (callId) => (await client.tasks.startApprovedCall({ ...claim, callId })).run,
+          finish: (callId, output) => client.tasks.finishApprovedCall({ ...claim, callId, output }),
+        },
+        onError: (error) => emit({ type: 'worker.error', error }),
+      });
       result = await runTaskTurn({
         context: { task, controlPlane: client, signal, ...extra },
         gateway: options.gateway,
+        ...approvals,
+        ...(task.resume === undefined ? {} : { resume: { state: task.resume.runState as AgentRunState, decisions: task.resume.decisions } }),
         ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
         ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
         onEvent: (event: AgentEvent) => {
@@ -107,6 +124,19 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
     if (result.status === 'failed') {
       emit({ type: 'task.failed', task: result.task!, error: result.error ?? 'The task failed.', durationMs });
       return 'task.failed';
+    }
+    if (result.status === 'awaiting_approval' && result.outcome.runState !== undefined && lease.reason() === undefined) {
+      const calls = heldCalls(result.outcome.runState);
+      const held = await client.tasks.hold({
+        taskId: task.id,
+        leaseToken: task.leaseToken,
+        runState: result.outcome.runState as unknown as Record<string, unknown>,
+        calls,
+      });
+      if (held.status === 'awaiting_approval') {
+        emit({ type: 'task.awaiting_approval', task: held, calls: calls.length, durationMs });
+        return 'task.awaiting_approval';
+      }
     }
     if (lease.reason() === 'cancelled') {
       emit({ type: 'task.cancelled', task, durationMs });

@@ -71,7 +71,7 @@ describe.each(['postgres', 'pglite'] as const)('runWorker with workflows on %s',
 
     worker.stop();
     const summary = await worker.done;
-    expect(summary.tasks).toEqual({ succeeded: 4, failed: 0, cancelled: 0, released: 0, lost: 0 });
+    expect(summary.tasks).toEqual({ succeeded: 4, failed: 0, cancelled: 0, released: 0, lost: 0, held: 0 });
     expect(summary.succeeded).toBe(2);
     expect(summary.advances).toBe(done.replays);
     // Each task turn reached the model exactly once (one submission each).

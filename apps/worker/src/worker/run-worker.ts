@@ -1,10 +1,11 @@
 import { watchJobLease, type AdvanceReport, type ClaimedJob, type ClaimedTask, type ControlPlaneClient, type JobRecord } from '@core/control-plane';
-import type { AgentEvent, AgentRunState, ApprovalPolicy, ModelGateway } from '@core/runtime';
+import type { AgentEvent, AgentRunState, ModelGateway } from '@core/runtime';
 import { runTextTurn } from '../text-turn.js';
 import type { TextTurnContext } from '../turn-context.js';
 import { retryModelCalls, type ModelRetry, type ModelRetryPolicy } from './retry-model-calls.js';
 import { runClaimedTask, type WorkerTaskContext, type WorkerTaskEvent } from './run-task.js';
 import { createTranscriptRecorder } from './transcript-recorder.js';
+import { backgroundTurnApprovals, heldCalls, type WorkerApprovalRules } from './worker-approval-policy.js';
 
 /** Something that happened in the worker, for logs and UIs. */
 export type WorkerEvent =
@@ -66,10 +67,12 @@ export interface RunWorkerOptions {
   /** Each turn's agent events, with the job they belong to. */
   onTurnEvent?: (job: ClaimedJob, event: AgentEvent) => void;
   /**
-   * The approval policy of a job's turn (per agent): calls it holds (`ask`) pause the job `awaiting_approval` until a
-   * person decides them; then any worker resumes the turn from the stored run state. None: every call runs.
+   * The approval rules of an agent's background turns, jobs and workflow tasks alike (`readWorkerApprovalRules`): a
+   * call they hold pauses the job or task `awaiting_approval` until a person decides it; then any worker resumes the
+   * turn from the stored run state, and each approved call runs exactly once (journaled in the control plane). None:
+   * every call runs.
    */
-  approvalPolicy?: (job: ClaimedJob) => Promise<ApprovalPolicy | undefined> | ApprovalPolicy | undefined;
+  approvals?: (agentId: string) => Promise<WorkerApprovalRules | undefined> | WorkerApprovalRules | undefined;
   /** What a workflow task turn gets besides its task: the web profile, whether Brain is on (default: neither). */
   taskContext?: (task: ClaimedTask) => Promise<WorkerTaskContext> | WorkerTaskContext;
   /** Each task turn's agent events, with the task they belong to. */
@@ -91,7 +94,7 @@ export interface WorkerSummary {
   released: number;
   lost: number;
   /** Workflow task turns, by how they ended. */
-  tasks: { succeeded: number; failed: number; cancelled: number; released: number; lost: number };
+  tasks: { succeeded: number; failed: number; cancelled: number; released: number; lost: number; held: number };
   /** Workflow advances this worker ran. */
   advances: number;
 }
@@ -117,7 +120,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     cancelled: 0,
     released: 0,
     lost: 0,
-    tasks: { succeeded: 0, failed: 0, cancelled: 0, released: 0, lost: 0 },
+    tasks: { succeeded: 0, failed: 0, cancelled: 0, released: 0, lost: 0, held: 0 },
     advances: 0,
   };
   const running = new Set<Promise<void>>();
@@ -152,12 +155,20 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
           ...options.modelRetry,
           onRetry: ({ error, ...retry }) => emit({ type: 'job.retrying', job, ...retry, error: describeError(error) }),
         });
-        const approvalPolicy = await options.approvalPolicy?.(job);
+        const approvals = backgroundTurnApprovals({
+          rules: await options.approvals?.(job.agentId),
+          decisions: job.resume?.decisions,
+          journal: {
+            start: async (callId) => (await options.client.work.startApprovedCall({ jobId: job.id, leaseToken: job.leaseToken, callId })).run,
+            finish: (callId, output) => options.client.work.finishApprovedCall({ jobId: job.id, leaseToken: job.leaseToken, callId, output }),
+          },
+          onError: (error) => emit({ type: 'worker.error', error }),
+        });
         const result = await runTextTurn({
           context,
           gateway,
           input: job.prompt,
-          ...(approvalPolicy === undefined ? {} : { approvalPolicy }),
+          ...approvals,
           ...(job.resume === undefined ? {} : { resume: { state: job.resume.runState as AgentRunState, decisions: job.resume.decisions } }),
           ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
           ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
@@ -188,13 +199,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
         emit({ type: 'job.released', job: stored });
       } else if (outcome.reason === 'awaiting_approval' && 'runState' in outcome && outcome.runState !== undefined) {
         const runState = outcome.runState;
-        const calls = runState.pending.map((pending) => ({
-          callId: pending.callId,
-          toolName: pending.namespace === undefined ? pending.toolName : `${pending.namespace}.${pending.toolName}`,
-          label: pending.label,
-          params: pending.params,
-          isDestructive: pending.isDestructive,
-        }));
+        const calls = heldCalls(runState);
         const stored = await options.client.work.hold({ ...done, runState: runState as unknown as Record<string, unknown>, calls });
         emit({ type: 'job.awaiting_approval', job: stored, calls: calls.length, durationMs });
       } else if (outcome.reason === 'completed' || outcome.reason === 'terminated') {
@@ -264,11 +269,12 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
       ...(options.onTaskTurnEvent === undefined ? {} : { onTurnEvent: options.onTaskTurnEvent }),
+      ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
       ...(options.recordTranscripts === undefined ? {} : { recordTranscript: options.recordTranscripts }),
       ...(options.transcriptFlushMs === undefined ? {} : { transcriptFlushMs: options.transcriptFlushMs }),
     })
       .then((ended) => {
-        summary.tasks[ended.slice('task.'.length) as keyof WorkerSummary['tasks']] += 1;
+        summary.tasks[ended === 'task.awaiting_approval' ? 'held' : (ended.slice('task.'.length) as keyof WorkerSummary['tasks'])] += 1;
       })
       .finally(() => running.delete(turn));
     running.add(turn);

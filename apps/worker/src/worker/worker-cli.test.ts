@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createControlPlane, createPostgresDriver, type ControlPlane, type JobRecord } from '@core/control-plane';
@@ -43,6 +43,9 @@ describe.each(['the database', 'HTTP (ankole serve)'] as const)('ankole worker o
   beforeAll(async () => {
     model = await startWorkerModel({ hangMs: 60_000 });
     dataHome = await mkdtemp(path.join(tmpdir(), 'ankole-worker-cli-'));
+    // These jobs run their `command` calls unattended (background work holds calls that need approval by default).
+    await mkdir(path.join(dataHome, '.config', 'ankole', 'agents'), { recursive: true });
+    await writeFile(path.join(dataHome, '.config', 'ankole', 'agents', 'default.json'), JSON.stringify({ approvals: { allow: ['command'] } }));
   });
   afterAll(async () => {
     await model.close();

@@ -16,7 +16,7 @@ import { checkModelEndpoint } from '../check-model-endpoint.js';
 import { startDemoWorkerModel } from '../demo-worker-model.js';
 import type { WorkerTaskEvent } from '../run-task.js';
 import { runWorker, type WorkerEvent } from '../run-worker.js';
-import { readWorkerApprovalRules, workerApprovalPolicy } from '../worker-approval-policy.js';
+import { readWorkerApprovalRules } from '../worker-approval-policy.js';
 import { createWorkerMcpTools, type WorkerMcpEvent, type WorkerMcpTools } from '../worker-mcp-tools.js';
 import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from './control-plane-options.js';
 
@@ -173,7 +173,7 @@ export const workerCommand: CliCommand = {
             ...(brain ? { brain } : {}),
           };
         },
-        approvalPolicy: async (job) => workerApprovalPolicy(await readWorkerApprovalRules(job.agentId, io.env)),
+        approvals: (agentId) => readWorkerApprovalRules(agentId, io.env),
         taskContext: () => ({ ...(webProfile === undefined ? {} : { webProfile }), ...(brain ? { brain } : {}) }),
         onEvent: (event) => log(eventJson(event), eventLine(event)),
       });
@@ -257,6 +257,8 @@ function taskEventLine(event: WorkerTaskEvent): string {
       return `↩ ${name}: handed back to the queue`;
     case 'task.lost':
       return `↷ ${name}: taken over by another worker (or its result refused); nothing stored by this worker`;
+    case 'task.awaiting_approval':
+      return `⏸ ${name}: ${countOf(event.calls, 'call')} held for approval, its workflow waits (ankole approvals list --agent ${task.agentId})`;
   }
 }
 
