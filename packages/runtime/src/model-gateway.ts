@@ -59,6 +59,10 @@ export interface OutputItemSource {
 export interface ModelGateway {
   /** Whether the loop sends only new items with `previousResponseId` (true) or the full input (false). */
   readonly usesPreviousResponseId: boolean;
+  /** The model it calls, when it knows (for logs and traces). */
+  readonly model?: string | undefined;
+  /** The endpoint it calls (a base URL), when it knows (for logs and traces). */
+  readonly endpoint?: string | undefined;
   /**
    * Calls the model once.
    * @throws ModelGatewayError when the endpoint fails after retries; an AbortError when the signal aborts.

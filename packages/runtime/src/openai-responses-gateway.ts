@@ -191,7 +191,7 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     return body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming;
   }
 
-  return { usesPreviousResponseId: chain, createResponse };
+  return { usesPreviousResponseId: chain, model: options.model, endpoint, createResponse };
 }
 
 function makeClient(options: OpenAIResponsesGatewayOptions): OpenAI {

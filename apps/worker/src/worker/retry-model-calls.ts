@@ -38,6 +38,12 @@ export function retryModelCalls(gateway: ModelGateway, policy: ModelRetryPolicy 
     get usesPreviousResponseId() {
       return gateway.usesPreviousResponseId;
     },
+    get model() {
+      return gateway.model;
+    },
+    get endpoint() {
+      return gateway.endpoint;
+    },
     async createResponse(request, callOptions) {
       for (let attempt = 1; ; attempt += 1) {
         let streamedText = false;
