@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
+// The library. The `ankole` CLI (dist/cli.js) is bundled by build-cli.mjs, after this build (which cleans dist).
 export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts'],
+  entry: ['src/index.ts'],
   format: ['esm'],
   dts: { entry: 'src/index.ts' },
   sourcemap: true,

@@ -8,13 +8,10 @@ import {
   type ModelGateway,
   type ResponseInputItem,
 } from '@core/runtime';
-import { createComputerTools, loadSkills, projectSkills, type SkillProblem } from '@core/tools-computer';
-import { createBrainTools } from '@core/tools-brain';
-import { createBackgroundAgentJobTools } from '@core/tools-jobs';
-import { createScheduleTools } from '@core/tools-schedule';
+import type { ControlPlaneClient } from '@core/control-plane';
+import { createComputerTools, type SkillProblem } from '@core/tools-computer';
 import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
 import { createWebTools } from '@core/tools-web';
-import { createWorkflowTools } from '@core/tools-workflow';
 import type { TextTurnContext } from './turn-context.js';
 
 /** The tools and instructions of one text turn. */
@@ -49,15 +46,31 @@ export async function buildTurnTools(context: TextTurnContext): Promise<TextTurn
       ...(context.computerLimits === undefined ? {} : { limits: context.computerLimits }),
     }),
     ...createWebTools(context.webProfile),
-    ...(controlPlane === undefined ? [] : createScheduleTools({ client: controlPlane, agentId })),
-    ...(controlPlane === undefined ? [] : createBackgroundAgentJobTools({ client: controlPlane, agentId, allowJobs: context.allowJobs === true })),
-    ...(controlPlane === undefined ? [] : createWorkflowTools({ client: controlPlane, agentId })),
-    ...(controlPlane === undefined || context.brain !== true ? [] : createBrainTools({ client: controlPlane, agentId, readOnly: false })),
+    ...(controlPlane === undefined ? [] : await controlPlaneTools(controlPlane, agentId, context)),
     ...(context.extraTools ?? []),
   ];
   const sections = [baseInstructions(context), await currentPlanSection(context.home, warnings), await skillsSection(context, warnings)];
   if (context.instructions !== undefined && context.instructions.trim() !== '') sections.push(context.instructions.trim());
   return { tools, instructions: sections.filter((section) => section !== '').join('\n\n'), warnings };
+}
+
+/**
+ * The schedule, background job, workflow and (with Brain enabled) Brain tools, in that order. Their packages
+ * are loaded here, only for a turn with a control plane, so a turn without one starts without them.
+ */
+async function controlPlaneTools(client: ControlPlaneClient, agentId: string, context: TextTurnContext): Promise<AnyWorkerAgentTool[]> {
+  const [{ createScheduleTools }, { createBackgroundAgentJobTools }, { createWorkflowTools }] = await Promise.all([
+    import('@core/tools-schedule'),
+    import('@core/tools-jobs'),
+    import('@core/tools-workflow'),
+  ]);
+  const tools: AnyWorkerAgentTool[] = [
+    ...createScheduleTools({ client, agentId }),
+    ...createBackgroundAgentJobTools({ client, agentId, allowJobs: context.allowJobs === true }),
+    ...createWorkflowTools({ client, agentId }),
+  ];
+  if (context.brain === true) tools.push(...(await import('@core/tools-brain')).createBrainTools({ client, agentId, readOnly: false }));
+  return tools;
 }
 
 function baseInstructions(context: TextTurnContext): string {
@@ -83,6 +96,8 @@ async function currentPlanSection(home: string, warnings: string[]): Promise<str
 
 async function skillsSection(context: TextTurnContext, warnings: string[]): Promise<string> {
   if (context.skillsDir === undefined) return '';
+  // The skill loader (and its YAML parser) is loaded only for a turn with skills.
+  const { loadSkills, projectSkills } = await import('@core/tools-computer');
   const loaded = await loadSkills([context.skillsDir]);
   const projection = await projectSkills(loaded.skills, { home: context.home });
   const projected = new Set(projection.skills.map((skill) => skill.name));

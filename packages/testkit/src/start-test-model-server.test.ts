@@ -72,6 +72,31 @@ describe('JSON replies', () => {
   });
 });
 
+describe('request checks', () => {
+  const post = (server: TestModelServer, body: unknown) =>
+    fetch(`${server.baseURL}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  test("a body outside the testkit's description of the request is refused, unless checkRequestSchema is false", async () => {
+    const body = { model: 'test-model', input: 'hi', not_a_parameter: 1 };
+    const { server: checking } = await start({ script: [reply.text('unused')] });
+    const refused = await post(checking, body);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('not_a_parameter');
+
+    const { server: lenient } = await start({ script: [reply.text('accepted')], checkRequestSchema: false });
+    const accepted = await post(lenient, body);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ status: 'completed', output: [{ type: 'message', content: [{ text: 'accepted' }] }] });
+  });
+
+  test('with checkRequestSchema false the semantic checks still apply', async () => {
+    const { server } = await start({ script: [reply.text('unused')], checkRequestSchema: false });
+    const refused = await post(server, { model: 'test-model', input: [{ type: 'function_call_output', call_id: 'call_nowhere', output: 'x' }] });
+    expect(refused.status).toBe(400);
+    expect(server.remaining).toBe(1);
+  });
+});
+
 describe('streaming replies', () => {
   test('the SDK accumulates text, reasoning and function calls from the stream', async () => {
     const { client } = await start({

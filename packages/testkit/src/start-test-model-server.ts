@@ -26,6 +26,12 @@ export interface TestModelServerOptions {
   onExhausted?: 'error' | ScriptStep;
   /** Model name reported in responses (default: the request's `model`). */
   model?: string;
+  /**
+   * Check each request body against the testkit's own description of `CreateResponse` (default true). A
+   * program that is not a test (the CLI's offline demo) can turn it off: compiling that schema costs more
+   * than the rest of a short scripted turn. `openapiPath`, `requestValidator` and `checkRequestSemantics` still apply.
+   */
+  checkRequestSchema?: boolean;
 }
 
 /** A running test model server. */
@@ -215,15 +221,16 @@ async function serveStep(exchange: Exchange, step: StepReply, body: Record<strin
  * Starts a Responses-API-compatible server on 127.0.0.1 (random port) that answers `POST /v1/responses`
  * from a script, as JSON or as an SSE stream (`stream: true`), and records every request.
  * Every request body is checked the way the API checks it before a step is used: against the testkit's own
- * description of the request (`responsesRequestSchema`), against the OpenAPI document when one is given
- * (`openapiPath` / `requestValidator`), and by `checkRequestSemantics`; a refused one gets the API's 400.
+ * description of the request (`responsesRequestSchema`, unless `checkRequestSchema` is false), against the
+ * OpenAPI document when one is given (`openapiPath` / `requestValidator`), and by `checkRequestSemantics`; a
+ * refused one gets the API's 400.
  * Each server holds its own state; close it with `close()`.
  * @throws {TestkitError} when `openapiPath` cannot be read or compiled (see `createRequestValidator`).
  */
 export async function startTestModelServer(options: TestModelServerOptions = {}): Promise<TestModelServer> {
   const script = [...(options.script ?? [])];
   const requestValidator = options.requestValidator ?? (options.openapiPath === undefined ? undefined : createRequestValidator(options.openapiPath));
-  const ownValidator = sharedResponsesRequestValidator();
+  const ownValidator = options.checkRequestSchema === false ? undefined : sharedResponsesRequestValidator();
   const requests: RecordedRequest[] = [];
   // Ids of the output items of responses served with `store` not false: what an item reference may name.
   const persistedItemIds = new Set<string>();
@@ -273,7 +280,7 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
       );
       return;
     }
-    const rejection = requestValidator?.validate(parsed.value) ?? ownValidator.validate(parsed.value) ?? checkRequestSemantics(parsed.value);
+    const rejection = requestValidator?.validate(parsed.value) ?? ownValidator?.validate(parsed.value) ?? checkRequestSemantics(parsed.value);
     if (rejection !== undefined) {
       sendInvalid(outgoing, rejection);
       return;

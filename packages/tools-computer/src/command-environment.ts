@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /** The PATH commands get when the worker gives none. */
 export const DEFAULT_COMMAND_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** The folder holding this package's `mcporter` launcher, put first on every command's PATH. */
 export function mcporterBinDir(): string {
-  return fileURLToPath(new URL('../bin', import.meta.url));
+  // Found through the package's own name, not this file's place: the same folder when a program bundles this code.
+  return path.join(path.dirname(createRequire(import.meta.url).resolve('@core/tools-computer/package.json')), 'bin');
 }
 
 /** Where the home's mcporter config lives: `<home>/config/mcporter.json`. */

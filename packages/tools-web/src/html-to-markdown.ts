@@ -2,6 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { prepareCodeBlocks } from './code-block.js';
 import { createTurndown } from './create-turndown.js';
+import { DEFAULT_MAX_HTML_CHARACTERS } from './max-html-characters.js';
 import { readPageMetadata } from './page-metadata.js';
 import { prepareMath } from './prepare-math.js';
 import { stripHeavyMarkup } from './strip-heavy-markup.js';
@@ -34,9 +35,6 @@ export interface HtmlToMarkdownOptions {
    */
   maxHtmlCharacters?: number;
 }
-
-/** The default of {@link HtmlToMarkdownOptions.maxHtmlCharacters}: 512 Ki characters. */
-export const DEFAULT_MAX_HTML_CHARACTERS = 512 * 1024;
 
 /** Below this many characters of text, Readability's pick is not trusted and the whole body is converted. */
 const MIN_ARTICLE_CHARACTERS = 200;

@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { htmlToMarkdownYielding } from './html-to-markdown.js';
 import { parseJson } from './parse-json.js';
 import { formatBytes } from './plain-text.js';
 
@@ -66,6 +65,8 @@ export async function renderContent(options: { headers: IncomingHttpHeaders; bod
   const text = decodeBody(body, headers['content-type'], declared === undefined || isHtml(declared));
   const mediaType = declared ?? (/^\s*(<!doctype html|<html|<head|<body)/i.test(text) ? 'text/html' : 'text/plain');
   if (isHtml(mediaType)) {
+    // The DOM parser, Readability and Turndown are loaded at the first HTML page, not with the tool.
+    const { htmlToMarkdownYielding } = await import('./html-to-markdown.js');
     const converted = await htmlToMarkdownYielding(text, url, options.maxHtmlCharacters === undefined ? {} : { maxHtmlCharacters: options.maxHtmlCharacters });
     return {
       kind: 'html',

@@ -6,7 +6,7 @@ import { fetchWebResource, type FetchPolicy } from './fetch-web-resource.js';
 import { normaliseHostName } from './host-policy.js';
 import { createFetchedPageCache, type FetchedPage } from './fetched-page.js';
 import { formatFetchedPage } from './format-fetched-page.js';
-import { DEFAULT_MAX_HTML_CHARACTERS } from './html-to-markdown.js';
+import { DEFAULT_MAX_HTML_CHARACTERS } from './max-html-characters.js';
 import { paginateText } from './paginate-text.js';
 import { displayUrl, formatBytes } from './plain-text.js';
 import { isReadableMediaType, mediaTypeOf, renderContent } from './render-content.js';

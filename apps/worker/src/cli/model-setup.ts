@@ -1,6 +1,4 @@
 import { createOpenAIResponsesGateway, type ModelGateway } from '@core/runtime';
-import { reply, startTestModelServer } from '@core/testkit';
-import { demoScenario } from '../demo/demo-scenario.js';
 import { CliError } from './cli-error.js';
 import { describeModelFailures } from '../model-failure.js';
 
@@ -61,10 +59,14 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
       close: async () => undefined,
     };
   }
+  // The scripted server (testkit) is loaded only for the offline demo, not when a real model answers.
+  const [{ reply, startTestModelServer }, { demoScenario }] = await Promise.all([import('@core/testkit'), import('../demo/demo-scenario.js')]);
   const server = await startTestModelServer({
     script: demoScenario(),
     model: OFFLINE_DEMO_MODEL,
     onExhausted: reply.text('(The offline demo model has nothing more to say: set OPENAI_API_KEY to talk to a real model.)'),
+    // Not a test: the requests are the runtime's own, and compiling the testkit's request schema would cost more than the turn.
+    checkRequestSchema: false,
   });
   const recorded = recordErrors(
     describeModelFailures(createOpenAIResponsesGateway({

