@@ -288,7 +288,7 @@ function makeNullable(schema: JSONObject, root: JSONObject): JSONObject {
  * Whether a schema accepts `null` (a `null` type, an enum or const holding null, a union branch that does, or a
  * `$ref` to one). `$ref`s are resolved against `root`; cycles count as not accepting null.
  */
-export function acceptsNull(schema: JSONValue | undefined, root: JSONObject, seen: Set<string> = new Set()): boolean {
+export function acceptsNull(schema: JSONValue | undefined, root: JSONObject, seen?: Set<string>): boolean {
   if (schema === true) return true;
   if (!isJSONObject(schema)) return false;
   const type = schema['type'];
@@ -297,10 +297,14 @@ export function acceptsNull(schema: JSONValue | undefined, root: JSONObject, see
   if (Array.isArray(schema['enum'])) return schema['enum'].includes(null);
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const branches = schema[keyword];
-    if (Array.isArray(branches) && branches.some((branch) => acceptsNull(branch, root, seen))) return true;
+    if (!Array.isArray(branches)) continue;
+    // The refs seen are shared by the branches (made only when there is something to walk).
+    const shared = (seen ??= new Set());
+    if (branches.some((branch) => acceptsNull(branch, root, shared))) return true;
   }
   const ref = schema['$ref'];
   if (typeof ref === 'string') {
+    seen ??= new Set();
     if (seen.has(ref)) return false;
     seen.add(ref);
     return acceptsNull(resolveRef(ref, root), root, seen);
