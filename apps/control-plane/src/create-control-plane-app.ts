@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { errorToWire, parseOutput, rpcMethod, type ControlPlaneClient } from '@core/control-plane';
+import type { ServerResponse } from 'node:http';
+import { errorToWire, parseOutput, rpcMethod, type CallOptions, type ControlPlaneClient } from '@core/control-plane';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AccessTokens, Principal } from './access-tokens.js';
@@ -17,8 +18,12 @@ export interface ControlPlaneAppOptions {
   /** Requests a second per token on average (default 200), bursts up to `rateBurst` (default 400); more get 429. */
   ratePerSecond?: number | undefined;
   rateBurst?: number | undefined;
-  /** The longest claim long poll a client may ask for (`x-ankole-wait-ms`), in ms (default 30 000). */
+  /** The longest long poll a call may ask for (`waitMs` of claims and heartbeats), in ms (default 30 000; longer ones are cut to it). */
   maxClaimWaitMs?: number | undefined;
+  /** Most long polls waiting at once per token (default 32); a call beyond it answers at once, as with `waitMs: 0`. */
+  maxWaitersPerToken?: number | undefined;
+  /** Aborting it ends every long poll at once, each answering as its wait ran out (`serveControlPlane`'s `close` does). */
+  signal?: AbortSignal | undefined;
   /**
    * The access tokens, managed through `POST /v1/admin/tokens/{create,list,revoke}` by the local socket's callers only
    * (so `ankole tokens` works while a process holds the embedded database); without it those routes are 404.
@@ -31,7 +36,11 @@ export interface ControlPlaneAppOptions {
 /** The app's context variables. */
 export type ControlPlaneAppEnv = { Variables: { principal: Principal; requestId: string } };
 
-const CLAIMS = new Set(['work.claim', 'tasks.claim']);
+/** How a claim that its caller can no longer receive is handed back. */
+const RELEASE_CLAIM: Record<string, (client: ControlPlaneClient, claimed: { id: string; leaseToken: string }) => Promise<unknown>> = {
+  'work.claim': (client, claimed) => client.work.release({ jobId: claimed.id, leaseToken: claimed.leaseToken }),
+  'tasks.claim': (client, claimed) => client.tasks.release({ taskId: claimed.id, leaseToken: claimed.leaseToken }),
+};
 
 /**
  * The control plane as a Hono app: `GET /v1/health`, `GET /v1/openapi.json` (`controlPlaneOpenApi`), and `POST /v1/<api>/<method>` with the call's input as a JSON
@@ -44,6 +53,10 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const limiter = createRateLimiter({ perSecond: options.ratePerSecond ?? 200, burst: options.rateBurst ?? 400 });
   const maxClaimWaitMs = options.maxClaimWaitMs ?? 30_000;
+  const maxWaitersPerToken = options.maxWaitersPerToken ?? 32;
+  const shutdown = options.signal ?? new AbortController().signal;
+  /** Long polls waiting now, per token. */
+  const waiting = new Map<string, number>();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const app = new Hono<ControlPlaneAppEnv>();
 
@@ -135,16 +148,35 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
         else if (requested !== principal.agentId) return refuse(c, 403, 'auth', 'agent_forbidden', `This token is for agent "${principal.agentId}" only.`);
       }
       const [api, call] = name.split('.') as [keyof ControlPlaneClient, string];
-      const run = () => (options.client[api] as unknown as Record<string, (input: unknown) => Promise<unknown>>)[call]!(input);
-      let result = await run();
-      const wait = Math.min(Number(c.req.header('x-ankole-wait-ms') ?? 0) || 0, maxClaimWaitMs);
-      if (CLAIMS.has(name) && wait > 0) {
-        // Long poll: claim again until something is claimed or the wait is over, so a remote worker starts as soon as a local one.
-        const deadline = Date.now() + wait;
-        while (result === null && Date.now() < deadline && !c.req.raw.signal.aborted) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          result = await run();
+      const fn = (options.client[api] as unknown as Record<string, (input: unknown, callOptions?: CallOptions) => Promise<unknown>>)[call]!;
+      // Long polls (`waitMs`: claims and heartbeats) wait in the client on the database's notifications: bounded here
+      // in length and in number per token, and ended by the caller going away or the server closing.
+      const waitMs = (input as { waitMs?: unknown }).waitMs;
+      let result: unknown;
+      if (typeof waitMs === 'number' && waitMs > 0) {
+        const key = principal.kind === 'local' ? 'local' : principal.tokenId;
+        const count = waiting.get(key) ?? 0;
+        const allowed = count < maxWaitersPerToken && !shutdown.aborted;
+        if (allowed) waiting.set(key, count + 1);
+        const gone = callerGone(c);
+        try {
+          result = await fn({ ...(input as Record<string, unknown>), waitMs: allowed ? Math.min(waitMs, maxClaimWaitMs) : 0 }, { signal: AbortSignal.any([gone.signal, shutdown]) });
+        } finally {
+          gone.stop();
+          if (allowed) {
+            const left = (waiting.get(key) ?? 1) - 1;
+            if (left > 0) waiting.set(key, left);
+            else waiting.delete(key);
+          }
         }
+        const release = RELEASE_CLAIM[name];
+        if (release !== undefined && result !== null && gone.signal.aborted) {
+          // Claimed just as its caller went away: hand it back now rather than when its lease runs out.
+          await release(options.client, result as { id: string; leaseToken: string });
+          return c.body(null, 204);
+        }
+      } else {
+        result = await fn(input);
       }
       // Every result is checked with the call's output schema before it is sent: a mismatch is a bug here, answered
       // 500 internal_error (ControlPlaneOutputError, logged with the path and the problem by onError).
@@ -152,4 +184,23 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
     },
   );
   return app;
+}
+
+/**
+ * Aborts when the caller's connection closes before the answer was sent (Node's response `close`; the request's own
+ * signal as well where the adapter provides it), so a long poll nobody waits for stops.
+ */
+function callerGone(c: Context<ControlPlaneAppEnv>): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  const onClose = () => {
+    if (outgoing !== undefined && !outgoing.writableFinished) controller.abort(new Error('The caller went away.'));
+  };
+  outgoing?.once('close', onClose);
+  // It may have closed already, while the body was read.
+  if (outgoing !== undefined && (outgoing.closed || outgoing.socket?.destroyed === true)) onClose();
+  return {
+    signal: AbortSignal.any([controller.signal, c.req.raw.signal]),
+    stop: () => outgoing?.off('close', onClose),
+  };
 }

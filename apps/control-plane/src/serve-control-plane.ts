@@ -20,13 +20,15 @@ export interface ControlPlaneServer {
   readonly url: string;
   /** The Unix socket, when listening on one. */
   readonly socketPath: string | undefined;
-  /** Stops accepting, ends idle connections, waits for the open requests (and removes the socket file). */
+  /** Stops accepting, ends the long polls and idle connections, waits for the open requests (and removes the socket file). */
   close(): Promise<void>;
 }
 
 /** Serves `createControlPlaneApp(options)` over HTTP on `host:port` or on a Unix socket. */
 export async function serveControlPlane(options: ServeControlPlaneOptions): Promise<ControlPlaneServer> {
-  const app = createControlPlaneApp(options);
+  // Closing ends the long polls first (each answers at once), so the open requests finish promptly.
+  const closing = new AbortController();
+  const app = createControlPlaneApp({ ...options, signal: options.signal === undefined ? closing.signal : AbortSignal.any([options.signal, closing.signal]) });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   server.keepAliveTimeout = 30_000;
   // Claims may long-poll up to 30 s; runNext runs a sandbox: no request timeout below a couple of minutes.
@@ -48,17 +50,18 @@ export async function serveControlPlane(options: ServeControlPlaneOptions): Prom
     socketPath !== undefined || address === null || typeof address === 'string'
       ? 'http://localhost'
       : `http://${(address as AddressInfo).family === 'IPv6' ? `[${(address as AddressInfo).address}]` : (address as AddressInfo).address}:${(address as AddressInfo).port}`;
-  let closing: Promise<void> | undefined;
+  let closed: Promise<void> | undefined;
   return {
     url,
     socketPath,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing.abort();
+      closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       }).then(() => (socketPath === undefined ? undefined : rm(socketPath, { force: true })));
-      return closing;
+      return closed;
     },
   };
 }

@@ -157,6 +157,12 @@ export interface ApprovedCallRef {
   callId: string;
 }
 
+/** Options of a call that may wait (the long polls: claims and heartbeats with `waitMs`). */
+export interface CallOptions {
+  /** Ends the wait: the call answers at once (a claim `null`, a heartbeat the claim's state). */
+  signal?: AbortSignal | undefined;
+}
+
 /** What a heartbeat tells the worker. */
 export interface HeartbeatResult {
   /** `false` when the worker must stop the turn: the job was cancelled or another worker holds it now. */
@@ -211,9 +217,20 @@ export interface JobApi {
 /** The calls a worker makes to take and finish work. */
 export interface WorkApi {
   /** Claims the next queued job (background or scheduled), or `null` when there is none. */
-  claim(input: { workerId: string }): Promise<ClaimedJob | null>;
+  /**
+   * Claims the next queued job (background or scheduled), or `null` when there is none. Long poll: with `waitMs`, waits
+   * up to that long for a job to be queued (and claims it as soon as one is), but answers `null` early when a
+   * workflow task or advance is queued meanwhile (so a worker taking several kinds of work looks again), or when
+   * `options.signal` aborts.
+   */
+  claim(input: { workerId: string; waitMs?: number | undefined }, options?: CallOptions): Promise<ClaimedJob | null>;
   /** Extends the claim; says whether to keep running (not when cancelled or claimed by another worker). */
-  heartbeat(input: { jobId: string; leaseToken: string }): Promise<HeartbeatResult>;
+  /**
+   * Extends the claim; says whether to keep running (not when cancelled or claimed by another worker). Long poll: with
+   * `waitMs`, extends the claim and then waits up to that long (at most a third of the lease) for the job to be
+   * cancelled, finished or taken over, answering as soon as it is: a cancel reaches the worker at once.
+   */
+  heartbeat(input: { jobId: string; leaseToken: string; waitMs?: number | undefined }, options?: CallOptions): Promise<HeartbeatResult>;
   /** Stores the final answer: `succeeded` (unless cancelled meanwhile). Returns the job as stored. */
   complete(input: { jobId: string; leaseToken: string; finalAnswer: string }): Promise<JobRecord>;
   /** Stores the failure: `failed` (unless cancelled meanwhile); not retried. Returns the job as stored. */

@@ -1,4 +1,5 @@
 import { createApprovalApi } from './approval-api.js';
+import { changeChannel, createChangeFeed } from './change-feed.js';
 import { createBrainApi } from './brain-api.js';
 import type { ControlPlaneClient } from './control-plane-client.js';
 import { defaultDataDir } from './default-data-dir.js';
@@ -14,6 +15,7 @@ import { createTranscriptApi } from './transcript-api.js';
 import { DEFAULT_TRANSCRIPT_LIMITS, type TranscriptLimits } from './transcript-client.js';
 import { startTurnQueue } from './turn-queue.js';
 import { createWorkApi } from './work-api.js';
+import { withLongPolls } from './long-polls.js';
 import { repeatDuty, type RepeatingDuty } from './repeat-duty.js';
 import { createWorkflowEngine } from './workflow-engine.js';
 import { DEFAULT_WORKFLOW_LIMITS, type WorkflowLimits } from './workflow-limits.js';
@@ -53,6 +55,11 @@ export interface ControlPlaneOptions {
    * (default 1; the first look is at start).
    */
   maintenanceIntervalSeconds?: number;
+  /**
+   * How often a waiting claim (`waitMs`) looks again without a change notification, in ms (default 1000): work that
+   * becomes claimable without one (a workflow task whose worker stopped heartbeating) is found within this.
+   */
+  longPollRecheckMs?: number;
   /** Errors of the background duties (default: ignored; they are retried on the next round). */
   onError?: (error: unknown) => void;
   /** The workflow engine's limits (sandbox memory and CPU time, caps, task and advance leases); see `WorkflowLimits`. */
@@ -119,7 +126,10 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
   }
   const turnQueue = queue;
 
-  const client: ControlPlaneClient = Object.freeze({
+  const workflowLimits = { ...DEFAULT_WORKFLOW_LIMITS, ...options.workflowLimits };
+  // Long polls (claims and heartbeats with `waitMs`) wait on the database's change notifications (migration 8).
+  const feed = createChangeFeed({ driver, schema, onError });
+  const client: ControlPlaneClient = withLongPolls(Object.freeze({
     schedules: createScheduleApi({
       driver,
       schema,
@@ -128,10 +138,15 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     }),
     jobs: createJobApi({ driver, schema, queue: turnQueue, maxUnfinishedPerAgent: options.maxUnfinishedJobsPerAgent ?? 20 }),
     work: createWorkApi({ driver, schema, queue: turnQueue }),
-    ...createWorkflowEngine({ driver, schema, queue: turnQueue, limits: { ...DEFAULT_WORKFLOW_LIMITS, ...options.workflowLimits } }),
+    ...createWorkflowEngine({ driver, schema, queue: turnQueue, limits: workflowLimits }),
     brain: createBrainApi({ driver, schema }),
     approvals: createApprovalApi({ driver, schema, queue: turnQueue }),
     transcripts: createTranscriptApi({ driver, schema, limits: { ...DEFAULT_TRANSCRIPT_LIMITS, ...options.transcriptLimits } }),
+  }), {
+    feed,
+    jobLeaseSeconds: leaseSeconds,
+    taskLeaseSeconds: workflowLimits.taskLeaseSeconds,
+    recheckMs: options.longPollRecheckMs,
   });
 
   const fire = () => fireDueSchedules({ driver, schema, queue: turnQueue });
@@ -142,7 +157,8 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
   if (background) {
     duties.push(repeatDuty(fire, options.timerIntervalMs ?? 1000, onError));
     const recover = async () => {
-      await turnQueue.expireLostClaims();
+      // A job whose claim ran out is claimable again without a change to its row: tell the waiting claims.
+      if (await turnQueue.expireLostClaims()) await driver.query('SELECT pg_notify($1, $2)', [changeChannel(schema), 'job']);
       await failAbandonedJobs({ driver, schema, queue: turnQueue, leaseSeconds });
     };
     duties.push(repeatDuty(recover, maintenanceIntervalSeconds * 1000, onError));
@@ -157,6 +173,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
       if (closed) return;
       closed = true;
       await Promise.all(duties.map((duty) => duty.stop()));
+      await feed.close();
       await turnQueue.stop();
       if (ownsDriver) await driver.close();
     },

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { ControlPlaneClient } from './control-plane-client.js';
+import type { CallOptions, ControlPlaneClient } from './control-plane-client.js';
 import { ControlPlaneFailure, ControlPlaneInputError } from './errors.js';
 import { parseInput } from './input-schemas.js';
 import { parseOutput } from './parse-output.js';
@@ -22,8 +22,8 @@ export interface HttpControlPlaneClientOptions {
   /** How long one request may take, in ms (default 120 000; `advances.runNext` runs a sandbox on the server). */
   timeoutMs?: number | undefined;
   /**
-   * Long poll: `work.claim` and `tasks.claim` wait on the server up to this many ms for work to claim (at most 30 000;
-   * default 0, answer at once), so a remote worker starts new work as soon as it is queued.
+   * The `waitMs` of `work.claim` and `tasks.claim` calls that give none (at most 30 000; default 0, answer at once).
+   * Any call may give its own `waitMs` (claims and heartbeats long-poll on the server; see `WorkApi.claim`).
    */
   claimWaitMs?: number | undefined;
 }
@@ -69,7 +69,7 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
   const prefix = base.pathname.replace(/\/+$/, '');
   const where = options.socketPath ?? base.origin;
 
-  function send(name: string, payload: string): Promise<Outcome> {
+  function send(name: string, payload: string, signal: AbortSignal | undefined): Promise<Outcome> {
     const [api, method] = name.split('.');
     return new Promise((resolve) => {
       const request = transport.request(
@@ -82,9 +82,9 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(payload),
             ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}),
-            ...(claimWaitMs > 0 && method === 'claim' ? { 'x-ankole-wait-ms': String(claimWaitMs) } : {}),
           },
           timeout: timeoutMs,
+          ...(signal === undefined ? {} : { signal }),
         },
         (response) => {
           const chunks: Buffer[] = [];
@@ -114,9 +114,11 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
     });
   }
 
-  async function call(name: RpcMethodName, input: unknown): Promise<unknown> {
+  async function call(name: RpcMethodName, input: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
     const method = RPC_METHODS[name];
-    const parsed = parseInput(method.input, input, name);
+    const parsed = parseInput(method.input, input, name) as Record<string, unknown>;
+    if (claimWaitMs > 0 && name.endsWith('.claim') && parsed.waitMs === undefined) parsed.waitMs = claimWaitMs;
+    const signal = callOptions?.signal;
     let payload: string;
     try {
       payload = JSON.stringify(parsed);
@@ -125,7 +127,8 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
     }
     let delay = firstDelay;
     for (let attempt = 0; ; attempt += 1) {
-      const outcome = await send(name, payload);
+      if (signal?.aborted) throw abortError(name, signal);
+      const outcome = await send(name, payload, signal);
       let retryAfterMs: number | undefined;
       if (outcome.kind === 'answer') {
         if (outcome.status === 200) {
@@ -143,6 +146,8 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
           throw new ControlPlaneFailure('bad_answer', `The control plane at ${where} answered ${name} with HTTP ${outcome.status} and no error description.`);
         }
         retryAfterMs = outcome.retryAfterMs;
+      } else if (signal?.aborted) {
+        throw abortError(name, signal);
       } else if ((outcome.sent && !method.retrySafe) || attempt >= retries) {
         throw new ControlPlaneFailure(
           'control_plane_unreachable',
@@ -158,10 +163,10 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
 
   // One function per entry of RPC_METHODS, grouped by api: a call added to the table is on the client at once.
   void EVERY_CALL_IN_THE_TABLE;
-  const apis: Record<string, Record<string, (input: unknown) => Promise<unknown>>> = {};
+  const apis: Record<string, Record<string, (input: unknown, callOptions?: CallOptions) => Promise<unknown>>> = {};
   for (const name of Object.keys(RPC_METHODS) as RpcMethodName[]) {
     const [group, method] = name.split('.') as [string, string];
-    (apis[group] ??= {})[method] = (input: unknown) => call(name, input);
+    (apis[group] ??= {})[method] = (input: unknown, callOptions?: CallOptions) => call(name, input, callOptions);
   }
 
   return Object.freeze({
@@ -170,4 +175,9 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
       agent.destroy();
     },
   } as HttpControlPlaneClient);
+}
+
+/** The error of a call whose `signal` aborted: the signal's reason when it is an Error. */
+function abortError(name: string, signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new ControlPlaneFailure('aborted', `${name} was aborted.`);
 }

@@ -19,6 +19,7 @@ export type {
   ApprovedCallRef,
   ApprovedCallStart,
   ApprovalRecord,
+  CallOptions,
   ClaimedJob,
   HeldCall,
   ControlPlaneClient,

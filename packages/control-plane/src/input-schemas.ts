@@ -6,6 +6,8 @@ const id = z.string().trim().min(1).max(100);
 const title = z.string().trim().min(1).max(200).optional();
 const prompt = z.string().trim().min(1, 'prompt must not be empty').max(20_000);
 const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled', 'awaiting_approval']);
+/** A long poll's wait, in ms (`work.claim`, `work.heartbeat`, `tasks.claim`, `tasks.heartbeat`). */
+export const waitMs = z.number().int().min(0).max(30_000).optional();
 const approvalStatus = z.enum(['pending', 'approved', 'denied', 'cancelled']);
 const callId = z.string().min(1).max(200);
 
@@ -52,8 +54,9 @@ export const inputSchemas = {
   startJob: z.object({ agentId, prompt, title }),
   listJobs: z.object({ agentId, status: z.array(jobStatus).optional(), limit: z.number().int().min(1).max(500).optional() }),
   jobRef: z.object({ agentId, jobId: id }),
-  claim: z.object({ workerId: z.string().trim().min(1).max(200) }),
+  claim: z.object({ workerId: z.string().trim().min(1).max(200), waitMs }),
   lease: z.object({ jobId: id, leaseToken: id }),
+  heartbeat: z.object({ jobId: id, leaseToken: id, waitMs }),
   complete: z.object({ jobId: id, leaseToken: id, finalAnswer: z.string().max(1_000_000) }),
   fail: z.object({ jobId: id, leaseToken: id, error: z.string().max(100_000) }),
   hold: z.object({ jobId: id, leaseToken: id, runState: runStateInput, calls: heldCallsInput }),

@@ -236,6 +236,38 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE {schema}.approval ADD COLUMN output jsonb;
     `,
   },
+  {
+    version: 8,
+    name: 'change notifications',
+    // NOTIFY {schema}_changes (delivered when the transaction commits, to every process listening): 'job' or 'task'
+    // when one is queued, 'advance' when a workflow's advance is requested, and 'job:<id>' or 'task:<id>' when a
+    // running one is cancelled, finished, paused or claimed by another worker. The long polls wait on these.
+    sql: `
+      CREATE FUNCTION {schema}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_TABLE_NAME = 'workflow' THEN
+          IF TG_OP = 'INSERT' OR NEW.advance_requested > OLD.advance_requested THEN
+            PERFORM pg_notify('{schema}_changes', 'advance');
+          END IF;
+          RETURN NULL;
+        END IF;
+        IF NEW.status = 'queued' AND (TG_OP = 'INSERT' OR OLD.status IS DISTINCT FROM 'queued') THEN
+          PERFORM pg_notify('{schema}_changes', TG_TABLE_NAME);
+        END IF;
+        IF TG_OP = 'UPDATE' AND OLD.status = 'running'
+           AND (NEW.status IS DISTINCT FROM 'running' OR NEW.lease_token IS DISTINCT FROM OLD.lease_token) THEN
+          PERFORM pg_notify('{schema}_changes', TG_TABLE_NAME || ':' || NEW.id);
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER job_notify_change AFTER INSERT OR UPDATE OF status, lease_token ON {schema}.job
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_change();
+      CREATE TRIGGER task_notify_change AFTER INSERT OR UPDATE OF status, lease_token ON {schema}.task
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_change();
+      CREATE TRIGGER workflow_notify_change AFTER INSERT OR UPDATE OF advance_requested ON {schema}.workflow
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_change();
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

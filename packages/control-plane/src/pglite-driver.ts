@@ -55,6 +55,13 @@ export async function createPGliteDriver(options: PGliteDriverOptions = {}): Pro
     transaction(work) {
       return database.transaction((transaction) => work(executor(transaction as unknown as PGliteLike)));
     },
+    async listen(channel, onNotification) {
+      // In this process: PGlite delivers a notification after the statement (or the transaction) that sent it.
+      const unlisten = await database.listen(channel, onNotification);
+      return async () => {
+        if (!closed) await unlisten();
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -20,8 +20,9 @@ export interface PostgresDriverOptions {
  * @throws ControlPlaneInputError (`database_url_invalid`) when the connection string is not a `postgres://` URL.
  */
 export function createPostgresDriver(options: PostgresDriverOptions): SqlDriver {
+  const connectionString = checkDatabaseUrl(options.connectionString);
   const pool = new pg.Pool({
-    connectionString: checkDatabaseUrl(options.connectionString),
+    connectionString,
     max: options.maxConnections ?? 10,
     application_name: options.applicationName ?? 'ankole',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
@@ -60,6 +61,40 @@ export function createPostgresDriver(options: PostgresDriverOptions): SqlDriver 
       } finally {
         client.release();
       }
+    },
+    async listen(channel, onNotification, onLost) {
+      // A connection of its own (not the pool's): LISTEN lasts as long as the session.
+      const client = new pg.Client({
+        connectionString,
+        application_name: `${options.applicationName ?? 'ankole'}-listen`,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+        keepAlive: true,
+      });
+      let stopped = false;
+      const lost = (error: unknown) => {
+        if (stopped) return;
+        stopped = true;
+        client.end().catch(() => {});
+        onLost(error);
+      };
+      client.on('error', lost);
+      client.on('end', () => lost(new Error('The notification connection ended.')));
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotification(message.payload ?? '');
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+      } catch (error) {
+        stopped = true;
+        await client.end().catch(() => {});
+        throw error;
+      }
+      return async () => {
+        if (stopped) return;
+        stopped = true;
+        await client.end().catch(() => {});
+      };
     },
     async close() {
       if (closed) return;

@@ -22,6 +22,12 @@ export interface SqlDriver extends SqlExecutor {
   readonly kind: 'postgres' | 'pglite';
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Listens on a PostgreSQL notification channel (`LISTEN`; the payloads of `pg_notify(channel, payload)` once their
+   * transaction commits, from any process on the database). `onLost` is called once when the listening connection
+   * is lost (then listen again). Resolves once listening; the function it resolves to stops.
+   */
+  listen(channel: string, onNotification: (payload: string) => void, onLost: (error: unknown) => void): Promise<() => Promise<void>>;
   /** Closes the connections (or the embedded database). */
   close(): Promise<void>;
 }

@@ -5,7 +5,7 @@ import { watchLease, type Lease } from './watch-lease.js';
 export interface WatchJobLeaseOptions {
   work: WorkApi;
   job: Pick<ClaimedJob, 'id' | 'leaseToken'>;
-  /** How often to heartbeat, in ms (default 1000; keep it well under the lease, `leaseSeconds`: 10 s by default). */
+  /** How long each heartbeat waits for a cancel, and so how often the claim is extended, in ms (default 1000; keep it well under the lease, `leaseSeconds`: 10 s by default). */
   intervalMs?: number;
   /** Heartbeat errors (the database briefly unreachable); the next beat retries. */
   onError?: (error: unknown) => void;
@@ -20,7 +20,7 @@ export type JobLease = Lease;
  */
 export function watchJobLease(options: WatchJobLeaseOptions): JobLease {
   return watchLease({
-    heartbeat: () => options.work.heartbeat({ jobId: options.job.id, leaseToken: options.job.leaseToken }),
+    heartbeat: (waitMs, signal) => options.work.heartbeat({ jobId: options.job.id, leaseToken: options.job.leaseToken, waitMs }, { signal }),
     intervalMs: options.intervalMs,
     onError: options.onError,
     messages: { cancelled: 'The job was cancelled.', lost: 'Another worker took over the job.' },

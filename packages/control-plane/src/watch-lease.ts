@@ -6,9 +6,12 @@ export interface LeaseHeartbeat {
 
 /** Options of `watchLease`. */
 export interface WatchLeaseOptions {
-  /** Sends one heartbeat for the claim, extending it. */
-  heartbeat: () => Promise<LeaseHeartbeat>;
-  /** How often to heartbeat, in ms (default 1000). */
+  /**
+   * Sends one heartbeat for the claim, extending it; a long poll: it may wait up to `waitMs` for the claim to change
+   * (cancelled, taken over) and answer as soon as it does. `signal` aborts when the watch stops.
+   */
+  heartbeat: (waitMs: number, signal: AbortSignal) => Promise<LeaseHeartbeat>;
+  /** How often to heartbeat, in ms (default 1000): each heartbeat waits this long on the server, the next follows. */
   intervalMs?: number | undefined;
   /** Heartbeat errors (the database briefly unreachable); the next beat retries. */
   onError?: ((error: unknown) => void) | undefined;
@@ -28,32 +31,40 @@ export interface Lease {
 
 /**
  * Heartbeats a claim until stopped and aborts `signal` as soon as a heartbeat says the claim was cancelled or taken
- * over, so the running turn stops within one interval. `watchJobLease` and `watchTaskLease` are this for jobs and tasks.
+ * over. The heartbeats are long polls (`waitMs` = the interval): each extends the claim and waits on the control
+ * plane for a change, so a cancel reaches the turn at once, in process and over HTTP alike. A heartbeat that answers
+ * sooner (a control plane that does not wait, or an error) is followed by the next one interval after it began, not
+ * at once. `watchJobLease` and `watchTaskLease` are this for jobs and tasks.
  */
 export function watchLease(options: WatchLeaseOptions): Lease {
+  const intervalMs = options.intervalMs ?? 1000;
   const controller = new AbortController();
+  const stopping = new AbortController();
   let reason: 'cancelled' | 'lost' | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const beat = async () => {
+    timer = undefined;
+    const began = Date.now();
     try {
-      const result = await options.heartbeat();
+      const result = await options.heartbeat(intervalMs, stopping.signal);
       if (!result.keepRunning && !stopped) {
         reason = result.status === 'cancelled' ? 'cancelled' : 'lost';
         controller.abort(new Error(options.messages[reason]));
         stopped = true;
       }
     } catch (error) {
-      options.onError?.(error);
+      if (!stopped) options.onError?.(error);
     }
-    if (!stopped) timer = setTimeout(beat, options.intervalMs ?? 1000);
+    if (!stopped) timer = setTimeout(beat, Math.max(0, began + intervalMs - Date.now()));
   };
-  timer = setTimeout(beat, options.intervalMs ?? 1000);
+  void beat();
   return {
     signal: controller.signal,
     reason: () => reason,
     stop() {
       stopped = true;
+      stopping.abort();
       if (timer !== undefined) clearTimeout(timer);
     },
   };

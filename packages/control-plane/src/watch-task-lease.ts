@@ -20,7 +20,7 @@ export type TaskLease = Lease;
  */
 export function watchTaskLease(options: WatchTaskLeaseOptions): TaskLease {
   return watchLease({
-    heartbeat: () => options.tasks.heartbeat({ taskId: options.task.id, leaseToken: options.task.leaseToken }),
+    heartbeat: (waitMs, signal) => options.tasks.heartbeat({ taskId: options.task.id, leaseToken: options.task.leaseToken, waitMs }, { signal }),
     intervalMs: options.intervalMs,
     onError: options.onError,
     messages: { cancelled: 'The task (or its workflow) was cancelled.', lost: 'Another worker took over the task.' },

@@ -1,4 +1,4 @@
-import type { ApprovalDecisionRecord, ApprovedCallOutput, ApprovedCallStart, HeartbeatResult, HeldCall } from './control-plane-client.js';
+import type { ApprovalDecisionRecord, ApprovedCallOutput, ApprovedCallStart, CallOptions, HeartbeatResult, HeldCall } from './control-plane-client.js';
 
 /** A JSON value: what a workflow's input, result and task results are made of. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -130,9 +130,11 @@ export interface WorkflowApi {
 /** The worker side of tasks: claim, heartbeat, submit, fail, release. */
 export interface TaskWorkApi {
   /** Claims the next queued task (a dead worker's task after its lease), or `null` when there is none. */
-  claim(input: { workerId: string }): Promise<ClaimedTask | null>;
+  /** Claims the next queued task (a dead worker's task after its lease), or `null`. Long poll with `waitMs`, as `work.claim`. */
+  claim(input: { workerId: string; waitMs?: number | undefined }, options?: CallOptions): Promise<ClaimedTask | null>;
   /** Extends the claim; `keepRunning: false` when the task was cancelled or another worker holds it now. */
-  heartbeat(input: { taskId: string; leaseToken: string }): Promise<HeartbeatResult>;
+  /** Long poll with `waitMs`, as `work.heartbeat`: answers as soon as the task is cancelled or taken over. */
+  heartbeat(input: { taskId: string; leaseToken: string; waitMs?: number | undefined }, options?: CallOptions): Promise<HeartbeatResult>;
   /**
    * Validates `result` against the task's stored schema; when it matches, stores it, marks the task succeeded and
    * queues the workflow's next advance, in one transaction. A mismatch is `{ accepted: false, errors }`.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { waitMs } from './input-schemas.js';
 import { approvedCallOutputInput, heldCallsInput, runStateInput } from './input-schemas.js';
 
 const agentId = z.string().trim().min(1, 'agentId must not be empty').max(200);
@@ -16,8 +17,9 @@ export const workflowInputSchemas = {
   }),
   workflowRef: z.object({ agentId, workflowId: id }),
   listWorkflows: z.object({ agentId, status: z.array(workflowStatus).optional(), limit: z.number().int().min(1).max(500).optional() }),
-  claimTask: z.object({ workerId: z.string().trim().min(1).max(200) }),
+  claimTask: z.object({ workerId: z.string().trim().min(1).max(200), waitMs }),
   taskLease: z.object({ taskId: id, leaseToken: id }),
+  taskHeartbeat: z.object({ taskId: id, leaseToken: id, waitMs }),
   submitTask: z.object({ taskId: id, leaseToken: id, result: z.unknown() }),
   failTask: z.object({ taskId: id, leaseToken: id, error: z.string().min(1).max(100_000) }),
   holdTask: z.object({ taskId: id, leaseToken: id, runState: runStateInput, calls: heldCallsInput }),

@@ -1,0 +1,97 @@
+import type { CallOptions, ControlPlaneClient, HeartbeatResult } from './control-plane-client.js';
+import type { ChangeFeed } from './change-feed.js';
+import { inputSchemas, parseInput } from './input-schemas.js';
+import { workflowInputSchemas } from './workflow-input-schemas.js';
+
+/** Options of `withLongPolls`. */
+export interface LongPollOptions {
+  feed: ChangeFeed;
+  /** The job and task leases, in seconds: a heartbeat never waits longer than a third of its lease. */
+  jobLeaseSeconds: number;
+  taskLeaseSeconds: number;
+  /**
+   * How often a waiting claim looks again without a notification, in ms (default 1000; 250 while the feed is not
+   * listening): work that becomes claimable without one (a task whose worker died) is found within this.
+   */
+  recheckMs?: number | undefined;
+}
+
+/**
+ * The long polls of `work.claim`, `tasks.claim`, `work.heartbeat` and `tasks.heartbeat` (`waitMs`), on the change
+ * feed (PostgreSQL LISTEN/NOTIFY): a claim tries, and while nothing is claimed waits for a `job` (or `task`)
+ * notification and tries again; a notification for the other kinds of work (`task`, `advance`; `job`) ends it with
+ * `null` so the caller looks there. A heartbeat extends the claim, waits for its `job:<id>` (`task:<id>`)
+ * notification and heartbeats again when one comes. `options.signal` ends any wait at once.
+ */
+export function withLongPolls(client: ControlPlaneClient, options: LongPollOptions): ControlPlaneClient {
+  const { feed } = options;
+  const recheckMs = () => (feed.listening ? (options.recheckMs ?? 1000) : 250);
+  const isWork = (payload: string) => payload === 'job' || payload === 'task' || payload === 'advance';
+
+  async function claim<T>(kind: 'job' | 'task', waitMs: number, attempt: () => Promise<T | null>, callOptions: CallOptions | undefined): Promise<T | null> {
+    const deadline = Date.now() + waitMs;
+    if (waitMs > 0) await feed.ready();
+    for (;;) {
+      const subscription = feed.subscribe(isWork);
+      let claimed: T | null;
+      try {
+        claimed = await attempt();
+      } catch (error) {
+        subscription.close();
+        throw error;
+      }
+      const remaining = deadline - Date.now();
+      if (claimed !== null || remaining <= 0 || callOptions?.signal?.aborted) {
+        subscription.close();
+        return claimed;
+      }
+      const payload = await subscription.wait(Math.min(remaining, recheckMs()), callOptions?.signal);
+      if (payload !== undefined && payload !== kind) return null;
+    }
+  }
+
+  async function heartbeat(topic: string, waitMs: number, leaseSeconds: number, beat: () => Promise<HeartbeatResult>, callOptions: CallOptions | undefined): Promise<HeartbeatResult> {
+    if (waitMs > 0) await feed.ready();
+    const subscription = feed.subscribe((payload) => payload === topic);
+    let result: HeartbeatResult;
+    try {
+      result = await beat();
+    } catch (error) {
+      subscription.close();
+      throw error;
+    }
+    if (!result.keepRunning || waitMs <= 0) {
+      subscription.close();
+      return result;
+    }
+    const changed = await subscription.wait(Math.min(waitMs, (leaseSeconds * 1000) / 3), callOptions?.signal);
+    return changed === undefined ? result : beat();
+  }
+
+  const { work, tasks } = client;
+  return Object.freeze({
+    ...client,
+    work: Object.freeze({
+      ...work,
+      async claim(input, callOptions) {
+        const { waitMs, ...rest } = parseInput(inputSchemas.claim, input, 'work.claim');
+        return claim('job', waitMs ?? 0, () => work.claim(rest), callOptions);
+      },
+      async heartbeat(input, callOptions) {
+        const { waitMs, ...rest } = parseInput(inputSchemas.heartbeat, input, 'work.heartbeat');
+        return heartbeat(`job:${rest.jobId}`, waitMs ?? 0, options.jobLeaseSeconds, () => work.heartbeat(rest), callOptions);
+      },
+    } satisfies ControlPlaneClient['work']),
+    tasks: Object.freeze({
+      ...tasks,
+      async claim(input, callOptions) {
+        const { waitMs, ...rest } = parseInput(workflowInputSchemas.claimTask, input, 'tasks.claim');
+        return claim('task', waitMs ?? 0, () => tasks.claim(rest), callOptions);
+      },
+      async heartbeat(input, callOptions) {
+        const { waitMs, ...rest } = parseInput(workflowInputSchemas.taskHeartbeat, input, 'tasks.heartbeat');
+        return heartbeat(`task:${rest.taskId}`, waitMs ?? 0, options.taskLeaseSeconds, () => tasks.heartbeat(rest), callOptions);
+      },
+    } satisfies ControlPlaneClient['tasks']),
+  });
+}
