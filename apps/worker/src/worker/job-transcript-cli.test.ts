@@ -90,6 +90,29 @@ describe('job transcripts', () => {
     expect(none.stdout).toMatch(/^No transcript for job \S+ yet: no worker has run its turn/);
   }, 120_000);
 
+  it('a job paused for approval and resumed has one transcript per claim: the pause, then the rest of the turn', async () => {
+    const env = { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: model.baseURL, XDG_DATA_HOME: scratch, XDG_CONFIG_HOME: path.join(scratch, 'no-config'), HOME: scratch, DATABASE_URL, ANKOLE_DB_SCHEMA: schema, TERM: 'dumb' };
+    const job = await plane.client.jobs.start({ agentId: 'held', prompt: 'write it after approval' });
+    const worker = spawnCli(['worker', '--poll-interval-ms', '100'], env);
+    try {
+      await worker.waitForOutput(`⏸ job ${job.id}`, 60_000);
+      const [approval] = await plane.client.approvals.list({ agentId: 'held' });
+      expect((await runCliProcess(['approvals', 'approve', approval!.id, '--agent', 'held'], env, 60_000)).code).toBe(0);
+      await worker.waitForOutput(`✓ job ${job.id}`, 60_000);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+    const shown = await runCliProcess(['jobs', 'show', job.id, '--transcript', '--agent', 'held'], env, 60_000);
+    const [first, second] = shown.stdout.split(/^(?=Transcript of job)/m);
+    expect(first).toMatch(/^Transcript of job \S+ · attempt 1 · /);
+    expect(first).toContain('── Paused: calls wait for approval · 1 step');
+    expect(second).toMatch(/^Transcript of job \S+ · attempt 2 · /);
+    expect(second).toContain('✓ Created long.txt');
+    expect(second).toContain('done: write it after approval');
+    expect(second).toMatch(/── Completed · 2 steps · 1 tool call/);
+  }, 150_000);
+
   it('a transcript that cannot be stored never fails the job: the worker logs it', async () => {
     const job = await plane.client.jobs.start({ agentId: 'broken', prompt: 'hello' });
     const failing: ControlPlaneClient = {
