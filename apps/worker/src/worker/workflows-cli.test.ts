@@ -140,7 +140,7 @@ describe('ankole workflows on PostgreSQL', () => {
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code).toBe(0);
     expect(cli.stdout()).toMatch(/↩ task \S+ \(workflow \S+, agent default\) "Slow census": handed back to the queue/);
-    expect(cli.stdout()).toMatch(/workflow tasks: 0 succeeded, 0 failed, 0 cancelled, 1 handed back;/);
+    expect(cli.stdout()).toMatch(/workflow tasks: 0 succeeded, 0 failed, 0 cancelled, 1 handed back, 0 held for approval;/);
     const stored = await plane.client.workflows.get({ agentId: 'default', workflowId: workflow.id });
     expect(stored.status).toBe('running');
     expect(stored.tasks.map((task) => task.status)).toEqual(['queued']);
@@ -164,7 +164,7 @@ describe('ankole workflows on the embedded database', () => {
     await until(async () => (new RegExp(`workflow ${id} .*, succeeded`).test(cli.stdout()) ? true : undefined), 'the workflow to succeed', EMBEDDED_MS);
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code).toBe(0);
-    expect(cli.stdout()).toMatch(/workflow tasks: 2 succeeded, 0 failed, 0 cancelled, 0 handed back; \d+ advances?\./);
+    expect(cli.stdout()).toMatch(/workflow tasks: 2 succeeded, 0 failed, 0 cancelled, 0 handed back, 0 held for approval; \d+ advances?\./);
 
     const show = await runCliProcess(['workflows', 'show', id, '--data-dir', dataDir()], env, EMBEDDED_MS);
     expect(show.stdout).toContain('✓ succeeded in');

@@ -180,7 +180,7 @@ export const workerCommand: CliCommand = {
       log(
         { type: 'worker.stopped', ...summary },
         `Worker ${workerId} stopped: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.cancelled} cancelled, ${summary.released} handed back; ` +
-          `workflow tasks: ${summary.tasks.succeeded} succeeded, ${summary.tasks.failed} failed, ${summary.tasks.cancelled} cancelled, ${summary.tasks.released} handed back; ${countOf(summary.advances, 'advance')}.`,
+          `workflow tasks: ${summary.tasks.succeeded} succeeded, ${summary.tasks.failed} failed, ${summary.tasks.cancelled} cancelled, ${summary.tasks.released} handed back, ${summary.tasks.held} held for approval; ${countOf(summary.advances, 'advance')}.`,
       );
       return EXIT_CODES.ok;
     } finally {
