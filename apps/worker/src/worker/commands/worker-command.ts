@@ -71,6 +71,9 @@ const HELP = [
   'outlives its last heartbeat, sent every second; a dead worker\'s job goes to another after it, default 10),',
   'ANKOLE_MAINTENANCE_INTERVAL_SECONDS (how often it looks for such jobs, default 1),',
   'ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS (default 300), web tools as for `ankole run` (WEB_SEARCH_PROVIDER, ...).',
+  'Defaults for the model, OPENAI_BASE_URL, --max-steps, the web tools, --mcp-config and --skills can be kept in',
+  '$XDG_CONFIG_HOME/ankole/config.json (variables and flags win; `ankole config show`); each agent\'s',
+  '$XDG_CONFIG_HOME/ankole/agents/<agent>.json gives its approval lists.',
   '',
 ].join('\n');
 
