@@ -113,6 +113,24 @@ describe('job transcripts', () => {
     expect(second).toMatch(/── Completed · 2 steps · 1 tool call/);
   }, 150_000);
 
+  it("a workflow task's turn keeps its transcript too (ankole worker --demo)", async () => {
+    const result = { type: 'object', additionalProperties: false, required: ['facts'], properties: { facts: { type: 'array', items: { type: 'string' } } } };
+    const workflow = await plane.client.workflows.start({ agentId: 'flows', title: 'Facts', script: `return await task({ title: 'One', prompt: 'find facts', result: ${JSON.stringify(result)} });`, input: {} });
+    const worker = spawnCli(['worker', '--demo', '--poll-interval-ms', '100'], { XDG_DATA_HOME: scratch, HOME: scratch, DATABASE_URL, ANKOLE_DB_SCHEMA: schema });
+    try {
+      await until(async () => ((await plane.client.workflows.get({ agentId: 'flows', workflowId: workflow.id })).status === 'succeeded' ? true : undefined), 'the workflow to succeed', 60_000, 200);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
+    const [task] = (await plane.client.workflows.get({ agentId: 'flows', workflowId: workflow.id })).tasks;
+    const transcript = await plane.client.transcripts.get({ agentId: 'flows', taskId: task!.id });
+    const events = transcript.attempts[0]!.entries.map((entry) => entry.event);
+    expect(events[0]).toMatchObject({ type: 'turn.started' });
+    expect(events.find((event) => event.type === 'activity.completed')).toMatchObject({ toolName: 'submit_result', status: 'success' });
+    expect(events.at(-1)).toMatchObject({ type: 'turn.completed' });
+  }, 120_000);
+
   it('a transcript that cannot be stored never fails the job: the worker logs it', async () => {
     const job = await plane.client.jobs.start({ agentId: 'broken', prompt: 'hello' });
     const failing: ControlPlaneClient = {
