@@ -73,7 +73,9 @@ const HELP = [
   'ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS (default 300), web tools as for `ankole run` (WEB_SEARCH_PROVIDER, ...).',
   'Defaults for the model, OPENAI_BASE_URL, --max-steps, the web tools, --mcp-config and --skills can be kept in',
   '$XDG_CONFIG_HOME/ankole/config.json (variables and flags win; `ankole config show`); each agent\'s',
-  '$XDG_CONFIG_HOME/ankole/agents/<agent>.json gives its approval lists.',
+  '$XDG_CONFIG_HOME/ankole/agents/<agent>.json gives its approval lists. A call that needs approval (a destructive',
+  'tool\'s) is held for a person (`ankole approvals`) unless that file allows it: { "approvals": { "allow": ["command"] } }',
+  'or { "approvals": { "background": "allow" } }.',
   '',
 ].join('\n');
 
