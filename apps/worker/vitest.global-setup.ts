@@ -39,8 +39,7 @@ export default function setup(): Promise<() => Promise<void>> {
     const tsup = path.join(path.dirname(createRequire(import.meta.url).resolve('tsup/package.json')), 'dist', 'cli-default.js');
     execFileSync(process.execPath, [tsup], { cwd: root, stdio: 'ignore' });
   }
-  // tsup cleans dist: the CLI is built again after it.
-  if (libraryStale || !existsSync(cli) || statSync(cli).mtimeMs < newest) execFileSync(process.execPath, ['build-cli.mjs'], { cwd: root, stdio: 'ignore' });
+  if (!existsSync(cli) || statSync(cli).mtimeMs < newest) execFileSync(process.execPath, ['build-cli.mjs'], { cwd: root, stdio: 'ignore' });
   for (const { name, folder } of packages) {
     if (!existsSync(path.join(folder, 'dist', 'index.js'))) throw new Error(`${name} is not built; run: bash scripts/pnpm.sh exec turbo run build --filter=@core/worker...`);
   }
