@@ -24,10 +24,8 @@ describe('background approvals', () => {
 
   it('make a tool the config lists in hold or deny need approval, whatever its flags', () => {
     const [fetch, submit, search] = requireListedApprovals([tool('web_fetch', true), tool('submit_result', false), tool('web_search', true)], {
-      allow: [],
       deny: ['web_fetch'],
       hold: ['submit_result'],
-      otherwise: 'allow',
     });
     expect([callNeedsApproval(fetch!, {}), callNeedsApproval(submit!, {}), callNeedsApproval(search!, {})]).toEqual([true, true, false]);
   });

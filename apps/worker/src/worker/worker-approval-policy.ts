@@ -36,10 +36,10 @@ export function workerApprovalPolicy(rules: WorkerApprovalRules): ApprovalPolicy
 /**
  * The turn's tools with those the rules name in `hold` or `deny` made to need approval for every call, whatever their
  * own `needsApproval` says (a read-only `web_fetch`, a task's `submit_result`): a tool the config lists is always put
- * to the policy. The others are returned as they are.
+ * to the policy (in background work and in `ankole run` alike). The others are returned as they are.
  */
-export function requireListedApprovals(tools: readonly AnyWorkerAgentTool[], rules: WorkerApprovalRules): AnyWorkerAgentTool[] {
-  const listed = new Set([...rules.hold, ...rules.deny]);
+export function requireListedApprovals(tools: readonly AnyWorkerAgentTool[], rules: { deny: readonly string[]; hold?: readonly string[] }): AnyWorkerAgentTool[] {
+  const listed = new Set([...(rules.hold ?? []), ...rules.deny]);
   if (listed.size === 0) return [...tools];
   return tools.map((tool) => (listed.has(listedName({ toolName: tool.name, ...(tool.namespace === undefined ? {} : { namespace: tool.namespace }) })) ? { ...tool, needsApproval: true } : tool));
 }

@@ -75,6 +75,23 @@ describe('ankole run approvals without a terminal', () => {
   });
 });
 
+describe('ankole run: a tool in the config\'s deny list', () => {
+  it('is denied even when it needs no approval by itself (a read-only tool)', async () => {
+    server = await startTestModelServer({
+      script: [reply.functionCalls([{ name: 'read_file', callId: 'call_read', arguments: { path: 'secret.txt' } }]), reply.text('I could not read it.')],
+    });
+    const model = server;
+    await writeFile(path.join(home, 'secret.txt'), 'the secret');
+    const env = baseEnv(model);
+    await mkdir(path.join(env.XDG_CONFIG_HOME!, 'ankole', 'agents'), { recursive: true });
+    await writeFile(path.join(env.XDG_CONFIG_HOME!, 'ankole', 'agents', 'default.json'), JSON.stringify({ approvals: { deny: ['read_file'] } }));
+    const { code } = await runCliProcess(['run', '--home', home, '--approve', 'auto', 'Read the secret'], env);
+    expect(code).toBe(0);
+    expect(secondOutput(model, 'call_read')).toMatch(/the agent's config denies the tool "read_file"/);
+    expect(JSON.stringify(secondOutput(model, 'call_read'))).not.toContain('the secret');
+  });
+});
+
 /** util-linux `script` gives the CLI a real pseudo-terminal. */
 function hasScript(): boolean {
   if (process.platform !== 'linux') return false;

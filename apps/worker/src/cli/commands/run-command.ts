@@ -5,6 +5,7 @@ import { createTerminalRenderer } from '../../render/terminal-renderer.js';
 import type { StopSignal, TurnRenderer } from '../../render/turn-renderer.js';
 import { countOf } from '../../render/plural.js';
 import { runTextTurn } from '../../text-turn.js';
+import { requireListedApprovals } from '../../worker/worker-approval-policy.js';
 import type { CliCommand } from '../cli-command.js';
 import { readApprovalRules } from '../agent-approvals-config.js';
 import { applyAnkoleConfig } from '../apply-config.js';
@@ -138,7 +139,7 @@ export const runCommand: CliCommand = {
               signal: controller.signal,
             });
       const plan = planConversationTurn(chosen ?? store.create({ home: context.home, prompt }), prompt, chained);
-      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, toolTimeoutMs: configured.toolTimeoutMs, approvalPolicy, plan, store, chained });
+      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, toolTimeoutMs: configured.toolTimeoutMs, approvalPolicy, denied: { deny: rules.deny }, plan, store, chained });
     } finally {
       await model.close();
       await setup.close();
@@ -157,6 +158,8 @@ interface RunRenderedOptions {
   /** The config's `toolTimeoutSeconds`, in ms. */
   toolTimeoutMs: number | undefined;
   approvalPolicy: ApprovalPolicy | undefined;
+  /** The agent config's `deny` list: those tools are put to the policy on every call (see `requireListedApprovals`). */
+  denied: { deny: readonly string[] };
   /** The conversation this turn goes on (or starts), and what it sends. */
   plan: ConversationTurnPlan;
   store: ConversationStore;
@@ -195,7 +198,7 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
       ...(plan.previousResponseId === undefined ? {} : { previousResponseId: plan.previousResponseId }),
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
-      ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
+      ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy, prepareTools: (tools) => requireListedApprovals(tools, options.denied) }),
       onAssembled(assembly) {
         if (assembled) return;
         assembled = true;
