@@ -17,5 +17,10 @@ export { runWorker } from './worker/run-worker.js';
 export type { RunWorkerOptions, WorkerEvent, WorkerSummary } from './worker/run-worker.js';
 export { runClaimedTask } from './worker/run-task.js';
 export type { RunClaimedTaskOptions, WorkerTaskContext, WorkerTaskEvent } from './worker/run-task.js';
+// approvals in background work (issue 11): the agent's rules for runWorker's `approvals`, the exactly-once journal
+export { readWorkerApprovalRules, requireListedApprovals, workerApprovalPolicy } from './worker/worker-approval-policy.js';
+export type { BackgroundApproval, WorkerApprovalRules } from './worker/worker-approval-policy.js';
+export { INTERRUPTED_CALL_OUTPUT, journalApprovedCalls } from './worker/journal-approved-calls.js';
+export type { ApprovedCallJournal, JournalApprovedCallsOptions } from './worker/journal-approved-calls.js';
 export { openControlPlane } from './worker/open-control-plane.js';
 export type { OpenControlPlaneOptions, OpenedControlPlane } from './worker/open-control-plane.js';
