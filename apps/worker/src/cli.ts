@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { isOpenTelemetryRegistered } from '@core/otel/registered';
 import { processIO } from './cli/cli-io.js';
 import { EXIT_CODES } from './cli/exit-codes.js';
 import { runCli } from './cli/run-cli.js';
@@ -13,6 +14,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const code = await runCli(process.argv.slice(2), processIO());
+// With an OpenTelemetry SDK registered (`node --import ./tracing.mjs`), export its spans before the process exits.
+if (isOpenTelemetryRegistered()) await (await import('@core/otel')).flushTracing();
 if (code === EXIT_CODES.interrupted || code === EXIT_CODES.terminated) {
   // Let pending kills (SIGTERM, then SIGKILL after a grace period) of aborted tools run, within a bound.
   process.exitCode = code;

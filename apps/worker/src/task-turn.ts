@@ -12,6 +12,7 @@ import {
 import { createBrainTools } from '@core/tools-brain';
 import { createSubmitResultTool, type SubmitResultToolDetails } from '@core/tools-submit-result';
 import { createWebTools, type WebProfile } from '@core/tools-web';
+import { startTurnTracing } from './turn-tracing.js';
 
 /**
  * What a workflow task turn is built from. Unlike a text turn it has no home, computer, todo, schedule, job or
@@ -163,7 +164,8 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
   let resume = options.resume;
   const tools = options.prepareTools === undefined ? assembly.tools : options.prepareTools(assembly.tools);
   for (;;) {
-    const outcome = await runAgentLoop({
+    const tracing = await startTurnTracing(options.gateway, { agentId: task.agentId, conversationId: task.id, attributes: { 'ankole.workflow.id': task.workflowId } });
+    const outcome: AgentLoopResult = await runAgentLoop({
       gateway: options.gateway,
       tools,
       input,
@@ -173,7 +175,10 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
       ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
       ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
       ...(resume === undefined ? {} : { resume }),
-      onEvent,
+      onEvent: tracing === undefined ? onEvent : (event) => (tracing.onEvent(event), onEvent(event)),
+    }).catch((error: unknown) => {
+      tracing?.end(error);
+      throw error;
     });
     // A resumed loop counts the steps of the turn before the pause too.
     steps = resume === undefined ? steps + outcome.steps : outcome.steps;

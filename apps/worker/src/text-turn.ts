@@ -13,6 +13,7 @@ import { createComputerTools, type SkillProblem } from '@core/tools-computer';
 import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
 import { createWebTools } from '@core/tools-web';
 import type { TextTurnContext } from './turn-context.js';
+import { startTurnTracing, type TurnTraceSubject } from './turn-tracing.js';
 
 /** The tools and instructions of one text turn. */
 export interface TextTurnAssembly {
@@ -132,13 +133,15 @@ export interface RunTextTurnOptions {
   approvalPolicy?: ApprovalPolicy;
   /** Resumes a turn paused for approval (see `runAgentLoop`); `input` is then ignored. */
   resume?: AgentLoopOptions['resume'];
+  /** In `previous_response_id` mode: go on from this stored response (`input` then holds only the new items). */
+  previousResponseId?: string;
   /**
    * Changes the assembled tools before the loop runs with them (the worker makes the tools an agent's config lists
    * need approval, and journals approved calls); `assembly.tools` stays what was assembled.
    */
   prepareTools?: (tools: AnyWorkerAgentTool[]) => AnyWorkerAgentTool[];
-  /** In `previous_response_id` mode: go on from this stored response (`input` then holds only the new items). */
-  previousResponseId?: string;
+  /** Names the turn in traces (a job or conversation id) when an OpenTelemetry SDK is registered. */
+  trace?: Omit<TurnTraceSubject, 'agentId'>;
 }
 
 /** What a text turn produced. */
@@ -160,6 +163,7 @@ export async function runTextTurn(options: RunTextTurnOptions): Promise<TextTurn
   const assembly = await buildTurnTools(options.context);
   options.onAssembled?.(assembly);
   const events: AgentEvent[] = [];
+  const tracing = await startTurnTracing(options.gateway, { agentId: options.context.agent ?? 'default', ...options.trace });
   const outcome = await runAgentLoop({
     gateway: options.gateway,
     tools: options.prepareTools === undefined ? assembly.tools : options.prepareTools(assembly.tools),
@@ -173,8 +177,12 @@ export async function runTextTurn(options: RunTextTurnOptions): Promise<TextTurn
     ...(options.previousResponseId === undefined ? {} : { previousResponseId: options.previousResponseId }),
     onEvent(event) {
       events.push(event);
+      tracing?.onEvent(event);
       options.onEvent?.(event);
     },
+  }).catch((error: unknown) => {
+    tracing?.end(error);
+    throw error;
   });
   return { outcome, events, assembly };
 }
