@@ -9,7 +9,7 @@ import {
   type ResponseInputItem,
 } from '@core/runtime';
 import type { ControlPlaneClient } from '@core/control-plane';
-import { createComputerTools, type SkillProblem } from '@core/tools-computer';
+import { createComputerTools, loadSkills, projectSkills, type SkillProblem } from '@core/tools-computer';
 import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
 import { createWebTools } from '@core/tools-web';
 import type { TextTurnContext } from './turn-context.js';
@@ -97,8 +97,6 @@ async function currentPlanSection(home: string, warnings: string[]): Promise<str
 
 async function skillsSection(context: TextTurnContext, warnings: string[]): Promise<string> {
   if (context.skillsDir === undefined) return '';
-  // The skill loader (and its YAML parser) is loaded only for a turn with skills.
-  const { loadSkills, projectSkills } = await import('@core/tools-computer');
   const loaded = await loadSkills([context.skillsDir]);
   const projection = await projectSkills(loaded.skills, { home: context.home });
   const projected = new Set(projection.skills.map((skill) => skill.name));

@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import { SKILL_NAME_PATTERN, type Skill, type SkillMcpServer, type SkillProblem } from './skill.js';
 
 /** What `loadSkills` found. */
@@ -80,6 +79,8 @@ export async function loadSkill(folder: string): Promise<Skill | SkillProblem> {
   if (match === null) {
     return { path: file, message: 'SKILL.md must start with YAML front matter between two "---" lines, holding name and description.' };
   }
+  // The YAML parser is loaded with the first skill, not with the package (a turn without skills never needs it).
+  const { parseDocument } = await import('yaml');
   const document = parseDocument(match[1] ?? '', { prettyErrors: false, uniqueKeys: true });
   if (document.errors.length > 0) {
     return { path: file, message: `The front matter is not valid YAML: ${document.errors[0]?.message.split('\n')[0] ?? 'parse error'}` };
