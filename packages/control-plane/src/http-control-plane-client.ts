@@ -72,6 +72,7 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
   function send(name: string, payload: string, signal: AbortSignal | undefined): Promise<Outcome> {
     const [api, method] = name.split('.');
     return new Promise((resolve) => {
+      let answered = false;
       const request = transport.request(
         {
           agent,
@@ -87,9 +88,14 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
           ...(signal === undefined ? {} : { signal }),
         },
         (response) => {
+          answered = true;
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('error', (error) => resolve({ kind: 'fault', sent: true, error }));
+          // Cut off mid-answer (an aborted call, a dropped connection) without an 'error': settle all the same.
+          response.on('close', () => {
+            if (!response.complete) resolve({ kind: 'fault', sent: true, error: new Error('the connection closed before the whole answer came') });
+          });
           response.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             let body: unknown;
@@ -110,6 +116,9 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
       });
       request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
       request.on('error', (error) => resolve({ kind: 'fault', sent: connected, error }));
+      request.on('close', () => {
+        if (!answered) resolve({ kind: 'fault', sent: connected, error: new Error('the connection closed before an answer') });
+      });
       request.end(payload);
     });
   }

@@ -57,9 +57,18 @@ export interface RunWorkerOptions {
   shutdownGraceMs?: number;
   /** Aborting it ends the grace period early (a second Ctrl-C). */
   forceSignal?: AbortSignal;
-  /** How long to wait between claims when the queue is empty (default 500 ms). */
+  /** How long to wait between claims when the queue is empty and `claimWaitMs` is 0, or after a failed claim (default 500 ms). */
   pollIntervalMs?: number;
-  /** How often a running job heartbeats, which is also how soon a cancel reaches it (default 1000 ms). */
+  /**
+   * Long poll: how long an idle worker's job claim waits on the control plane for work (default 10 000 ms). It answers
+   * as soon as a job is queued (claiming it), or a workflow task or advance is (then the worker looks for those), so
+   * new work starts at once, in process and over HTTP alike. 0: claim and sleep `pollIntervalMs` instead.
+   */
+  claimWaitMs?: number;
+  /**
+   * How often a running job's claim is extended (default 1000 ms). Each heartbeat waits that long on the control plane
+   * for a change, so a cancel (or another worker taking the job over) stops the turn at once, not at the next beat.
+   */
   heartbeatIntervalMs?: number;
   maxSteps?: number;
   toolTimeoutMs?: number;
@@ -114,6 +123,7 @@ export interface WorkerSummary {
 export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummary> {
   const concurrency = options.concurrency ?? 1;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const claimWaitMs = options.claimWaitMs ?? 10_000;
   const summary: WorkerSummary = {
     succeeded: 0,
     failed: 0,
@@ -298,13 +308,19 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     }
     if (startedTask) continue;
     let job: ClaimedJob | null = null;
+    let claimFailed = false;
+    const claimBegan = Date.now();
     try {
-      job = await options.client.work.claim({ workerId: options.workerId });
+      job = await options.client.work.claim({ workerId: options.workerId, ...(claimWaitMs > 0 ? { waitMs: claimWaitMs } : {}) }, { signal: options.signal });
     } catch (error) {
-      emit({ type: 'worker.error', error });
+      // An aborted long poll is the worker stopping, not an error.
+      if (!options.signal.aborted) emit({ type: 'worker.error', error });
+      claimFailed = true;
     }
     if (job === null) {
-      await sleep(pollIntervalMs);
+      // A long poll already waited (or answered early because other work came up); a control plane that does not
+      // wait, or a failed claim, gets a pause so the loop never spins.
+      await sleep(claimWaitMs > 0 && !claimFailed ? Math.max(0, claimBegan + Math.min(pollIntervalMs, 50) - Date.now()) : pollIntervalMs);
       continue;
     }
     if (options.signal.aborted) {
