@@ -12,14 +12,12 @@ import { until } from '../__fixtures__/until.js';
 import { startWorkerModel } from './__fixtures__/worker-model.js';
 import { runWorker, type WorkerEvent } from './run-worker.js';
 
-// A worker on another machine: it reaches the control plane over HTTP only. Its claims wait 25 s, its heartbeats come
-// every 25 s, it never polls on its own in between (60 s) and the control plane never re-checks without a notification
-// (60 s): each test's 20 s timeout passes only if the long polls bring the new job and the cancel at once.
-// PostgreSQL (`ankole serve` for remote workers); the long polls on PGlite, over HTTP too, are proved by the control
-// plane's long-poll suite (a whole worker turn on a shared in-memory PGlite is too slow here for these timeouts).
-const SLOW = { claimWaitMs: 25_000, heartbeatIntervalMs: 25_000, pollIntervalMs: 60_000 };
+// A worker on another machine: it reaches the control plane over HTTP only. Its claims wait 29 s, its heartbeats come
+// every 29 s, it never polls on its own in between (60 s) and the control plane never re-checks without a notification
+// (60 s): each test's 25 s timeout passes only if the long polls bring the new job and the cancel at once.
+const SLOW = { claimWaitMs: 29_000, heartbeatIntervalMs: 29_000, pollIntervalMs: 60_000 };
 
-describe.each(['postgres'] as const)('a remote worker over HTTP reacts through long polls (%s)', (kind) => {
+describe.each(['postgres', 'pglite'] as const)('a remote worker over HTTP reacts through long polls (%s)', (kind) => {
   const planes = controlPlanes(kind);
   let model: TestModelServer;
   let homes: string;
@@ -74,18 +72,18 @@ describe.each(['postgres'] as const)('a remote worker over HTTP reacts through l
     return { events, stop: () => stop.abort(), done };
   }
 
-  it('starts a job queued while it waits, at once', { timeout: 20_000 }, async () => {
+  it('starts a job queued while it waits, at once', { timeout: 25_000 }, async () => {
     const worker = startRemoteWorker();
     await client.jobs.list({ agentId: 'a' });
     const job = await plane.client.jobs.start({ agentId: 'a', prompt: 'alpha' });
-    await until(() => (worker.events.some((event) => event.type === 'job.succeeded') ? true : undefined), 'the job to succeed', 19_000);
+    await until(() => (worker.events.some((event) => event.type === 'job.succeeded') ? true : undefined), 'the job to succeed', 24_000);
     expect(await plane.client.jobs.get({ agentId: 'a', jobId: job.id })).toMatchObject({ status: 'succeeded', workerId: 'remote-1' });
     expect(worker.events.map((event) => event.type).filter((type) => type.startsWith('job.') || type === 'worker.error')).toEqual(['job.claimed', 'job.succeeded']);
     worker.stop();
     expect(await worker.done).toMatchObject({ succeeded: 1 });
   });
 
-  it('stops a running turn as soon as its job is cancelled from elsewhere (the heartbeat long poll), not at the next beat', { timeout: 20_000 }, async () => {
+  it('stops a running turn as soon as its job is cancelled from elsewhere (the heartbeat long poll), not at the next beat', { timeout: 25_000 }, async () => {
     let aborted = 0;
     const worker = startRemoteWorker([
       defineWorkerTool({
@@ -103,9 +101,9 @@ describe.each(['postgres'] as const)('a remote worker over HTTP reacts through l
       }),
     ]);
     const job = await plane.client.jobs.start({ agentId: 'c', prompt: 'wait:wait_for_cancel' });
-    await until(() => (model.requests.some((request) => JSON.stringify(request.body).includes('wait:wait_for_cancel')) ? true : undefined), 'the turn to start', 19_000);
+    await until(() => (model.requests.some((request) => JSON.stringify(request.body).includes('wait:wait_for_cancel')) ? true : undefined), 'the turn to start', 24_000);
     await plane.client.jobs.cancel({ agentId: 'c', jobId: job.id });
-    await until(() => (worker.events.some((event) => event.type === 'job.cancelled') ? true : undefined), 'the turn to stop', 19_000);
+    await until(() => (worker.events.some((event) => event.type === 'job.cancelled') ? true : undefined), 'the turn to stop', 24_000);
     expect(aborted).toBe(1);
     worker.stop();
     expect(await worker.done).toMatchObject({ cancelled: 1, succeeded: 0 });

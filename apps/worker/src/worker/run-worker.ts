@@ -233,6 +233,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (options.signal.aborted) return resolve();
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
