@@ -175,7 +175,8 @@ describe('dispatchToolCalls', () => {
       { timeoutMs: 60_000 },
     );
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['success', 'success', 'timeout', 'success']);
-    expect(pending()).toBe(before);
+    // At most as many as before: a timer left by an earlier test of this file may have fired meanwhile.
+    expect(pending()).toBeLessThanOrEqual(before);
   });
 
   it('uses the dispatch default timeout when the tool sets none', async () => {
