@@ -1,8 +1,6 @@
-import Ajv07Module from 'ajv';
-import Ajv2019Module from 'ajv/dist/2019.js';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import type Ajv2020Module from 'ajv/dist/2020.js';
 import { createBoundedRegExpEngine } from './bounded-regexp.js';
 import type { ValidationIssue } from './format-validation-message.js';
 
@@ -24,6 +22,13 @@ const OPTIONS: Options = {
   ownProperties: true,
 };
 const MAX_ISSUES_PER_CHECK = 50;
+
+// Ajv and ajv-formats (CommonJS) are loaded with the first schema compiled, not with the runtime: most tools are
+// zod tools that never need them, and loading them took longer than the rest of a short CLI command.
+// Resolved from this file's folder: the runtime's own dist (or src), or the folder of a bundle that inlines it
+// (the `ankole` CLI keeps them as dependencies of its own).
+const requireFromHere = createRequire(import.meta.url);
+const DIALECT_MODULES: Record<Dialect, string> = { '2020-12': 'ajv/dist/2020.js', '2019-09': 'ajv/dist/2019.js', 'draft-07': 'ajv' };
 
 // Caches (the only module state): one Ajv per dialect, created on first use; one compiled validator per schema object.
 const instances = new Map<Dialect, AjvInstance>();
@@ -96,10 +101,10 @@ function ajvFor(dialect: Dialect): AjvInstance {
 }
 
 function newAjv(dialect: Dialect, overrides: Options = {}): AjvInstance {
-  const Constructor = interop<AjvConstructor>(dialect === '2020-12' ? Ajv2020Module : dialect === '2019-09' ? Ajv2019Module : Ajv07Module);
+  const Constructor = interop<AjvConstructor>(requireFromHere(DIALECT_MODULES[dialect]));
   // `pattern` / `patternProperties` come from external schemas: they run with a time limit (no ReDoS hang).
   const ajv = new Constructor({ ...OPTIONS, code: { regExp: createBoundedRegExpEngine() }, ...overrides });
-  interop<AddFormats>(addFormatsModule)(ajv);
+  interop<AddFormats>(requireFromHere('ajv-formats'))(ajv);
   return ajv;
 }
 

@@ -1,6 +1,7 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { ApiErrorBody } from './api-error.js';
 import { describeSchemaErrors } from './describe-schema-errors.js';
+import { loadAjv2020 } from './load-ajv.js';
 import { responsesRequestSchema } from './responses-request-schema.js';
 
 /** Validates request bodies against the testkit's own description of `CreateResponse`. */
@@ -21,6 +22,7 @@ export interface ResponsesRequestValidator {
  */
 export function createResponsesRequestValidator(): ResponsesRequestValidator {
   const started = performance.now();
+  const Ajv2020 = loadAjv2020();
   const ajv = new Ajv2020({ strict: false, logger: false, allErrors: false, inlineRefs: false });
   const validateFunction: ValidateFunction = ajv.compile(responsesRequestSchema());
   const compileMs = performance.now() - started;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { invalidRequest, type ApiErrorBody } from './api-error.js';
 import { describeSchemaErrors, pickSchemaError } from './describe-schema-errors.js';
+import { loadAddFormats, loadAjv2020 } from './load-ajv.js';
 import { TestkitError } from './testkit-error.js';
 
 export { instancePathToParam } from './describe-schema-errors.js';
@@ -181,8 +181,9 @@ export function createRequestValidator(openapiPath: string, options: RequestVali
   if (document.components?.schemas?.[schemaName] === undefined) {
     throw new TestkitError('openapi_schema_missing', `The OpenAPI document at ${openapiPath} has no #/components/schemas/${schemaName}.`);
   }
+  const Ajv2020 = loadAjv2020();
   const ajv = new Ajv2020({ strict: false, logger: false, validateSchema: false, allErrors: false });
-  addFormats(ajv);
+  loadAddFormats()(ajv);
   ajv.addFormat('unixtime', true);
   let validateFunction: ValidateFunction;
   try {
