@@ -1,12 +1,24 @@
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { JsonObject, ResultSchemaProblem } from './workflow-client.js';
 
 type AjvInstance = InstanceType<typeof Ajv2020Module>;
 type AjvConstructor = new (options: Options) => AjvInstance;
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvConstructor }).default ?? Ajv2020Module) as unknown as AjvConstructor;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: AjvInstance) => unknown;
+
+// Ajv and ajv-formats (CommonJS) are loaded with the first result schema compiled, not with the control plane.
+// Resolved from this file's folder: the package's own dist (or src), or the folder of a bundle that inlines it.
+const requireFromHere = createRequire(import.meta.url);
+
+function newAjv(): AjvInstance {
+  const Ajv2020Loaded = requireFromHere('ajv/dist/2020.js') as { default?: AjvConstructor };
+  const Ajv2020 = (Ajv2020Loaded.default ?? Ajv2020Loaded) as unknown as AjvConstructor;
+  const addFormatsLoaded = requireFromHere('ajv-formats') as { default?: unknown };
+  const addFormats = (addFormatsLoaded.default ?? addFormatsLoaded) as (ajv: AjvInstance) => unknown;
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, ownProperties: true });
+  addFormats(ajv);
+  return ajv;
+}
 
 /** A compiled result schema: `check(value)` lists each mismatch with its path (empty when the value matches). */
 export type CompiledResultSchema = { ok: true; check: (value: unknown) => ResultSchemaProblem[] } | { ok: false; message: string };
@@ -25,8 +37,7 @@ const MAX_PROBLEMS = 20;
  * present). Compiled schemas are cached by their JSON text (the last 500).
  */
 export function createResultValidator(): ResultSchemaValidator {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, ownProperties: true });
-  addFormats(ajv);
+  let ajv: AjvInstance | undefined;
   const cache = new Map<string, CompiledResultSchema>();
   return {
     compile(schema) {
@@ -37,6 +48,7 @@ export function createResultValidator(): ResultSchemaValidator {
         cache.set(key, cached);
         return cached;
       }
+      ajv ??= newAjv();
       let compiled: CompiledResultSchema;
       try {
         const validate = ajv.compile(JSON.parse(key) as JsonObject);
