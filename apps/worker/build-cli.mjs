@@ -7,8 +7,9 @@
 // chunk that imports the index), so what only some commands use (the control plane and PostgreSQL, MCP, the web
 // page converter, the OpenAI client, the offline demo's server) lands in chunks loaded when a command imports it.
 // The dependencies listed in package.json that are not bundled stay imports: those that load files of their own
-// (PGlite, QuickJS, mcporter), OpenTelemetry (shared with the user's SDK), and Ajv / ajv-formats, which the runtime
-// and the testkit `require` (createRequire, from the chunk's folder) only when a JSON Schema is first compiled.
+// (PGlite, QuickJS, mcporter), OpenTelemetry (shared with the user's SDK), and Ajv / ajv-formats, which the runtime,
+// the control plane and the testkit `require` (createRequire, from the chunk's folder) when a JSON Schema is first
+// compiled.
 import { chmod, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
