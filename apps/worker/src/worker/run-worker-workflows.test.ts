@@ -68,6 +68,9 @@ describe.each(['postgres', 'pglite'] as const)('runWorker with workflows on %s',
       return jobs.find((entry) => entry.title === 'Workflow succeeded: Research');
     }, 'the notice turn');
     expect(notice.finalAnswer).toMatch(/^done: Your workflow "Research" \(id \S+\) succeeded\. Its result:/);
+    // The tasks succeeded in the control plane as their results were accepted, mid-turn; the worker counts each once
+    // its turn has wound up (transcript closed, slot freed): wait for that, not for the stored status, before stopping.
+    await until(async () => (worker.events.filter((event) => event.type === 'task.succeeded').length === 4 ? true : undefined), 'the four task turns to wind up');
 
     worker.stop();
     const summary = await worker.done;
