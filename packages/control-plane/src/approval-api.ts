@@ -159,13 +159,7 @@ export async function holdJob(
         [jobId, leaseToken, JSON.stringify(runState)],
       );
       if (rows[0] !== undefined) {
-        for (const call of calls) {
-          await transaction.query(
-            `INSERT INTO ${schema}.approval (id, job_id, agent_id, call_id, tool_name, label, params, is_destructive)
-             VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (job_id, call_id) DO NOTHING`,
-            [randomUUID(), jobId, rows[0].agent_id, call.callId, call.toolName, call.label, JSON.stringify(call.params ?? null), call.isDestructive ?? false],
-          );
-        }
+        await addPendingApprovals(transaction, schema, { column: 'job_id', id: jobId }, rows[0].agent_id, calls);
         await queue.cancel(jobId, transaction);
         return jobRecord(rows[0]);
       }
@@ -196,13 +190,7 @@ export async function holdTask(
         [taskId, leaseToken, JSON.stringify(runState)],
       );
       if (rows[0] !== undefined) {
-        for (const call of calls) {
-          await transaction.query(
-            `INSERT INTO ${schema}.approval (id, task_id, agent_id, call_id, tool_name, label, params, is_destructive)
-             VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (task_id, call_id) DO NOTHING`,
-            [randomUUID(), taskId, rows[0].agent_id, call.callId, call.toolName, call.label, JSON.stringify(call.params ?? null), call.isDestructive ?? false],
-          );
-        }
+        await addPendingApprovals(transaction, schema, { column: 'task_id', id: taskId }, rows[0].agent_id, calls);
         return taskRecord(rows[0]);
       }
     }
@@ -242,4 +230,21 @@ export async function resumeOf(
     };
   }
   return { runState: typeof runState === 'string' ? (JSON.parse(runState) as unknown) : runState, decisions };
+}
+
+/** One pending approval per held call of a job or task (a call already pending is left as it is). */
+async function addPendingApprovals(
+  transaction: Parameters<Parameters<ApprovalApiOptions['driver']['transaction']>[0]>[0],
+  schema: string,
+  owner: { column: 'job_id' | 'task_id'; id: string },
+  agentId: string,
+  calls: HeldCall[],
+): Promise<void> {
+  for (const call of calls) {
+    await transaction.query(
+      `INSERT INTO ${schema}.approval (id, ${owner.column}, agent_id, call_id, tool_name, label, params, is_destructive)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8) ON CONFLICT (${owner.column}, call_id) DO NOTHING`,
+      [randomUUID(), owner.id, agentId, call.callId, call.toolName, call.label, JSON.stringify(call.params ?? null), call.isDestructive ?? false],
+    );
+  }
 }
