@@ -12,6 +12,6 @@ export default defineConfig({
     outputFile: { json: '.vitest-results.json' },
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });

@@ -9,5 +9,7 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
     testTimeout: 30_000,
+    // Set-up hooks (schema compiles, servers) are guarded against hangs, not timed: a busy machine can take many times longer.
+    hookTimeout: 60_000,
   },
 });
