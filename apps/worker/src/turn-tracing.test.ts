@@ -101,7 +101,13 @@ it('with no SDK registered, a turn loads no OpenTelemetry module', async () => {
     "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.includes('opentelemetry')) appendFileSync(process.env.LOADED_FILE, url + '\\n');\n  return next(url, context);\n}\n",
   );
   await writeFile(path.join(scratch, 'loaded.txt'), '');
-  await writeFile(path.join(scratch, 'probe.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+  // The CLI's own code is CommonJS (loaded through its compile cache), which ES module hooks do not see: the
+  // CommonJS module cache is checked too, when the process exits.
+  await writeFile(
+    path.join(scratch, 'probe.mjs'),
+    "import { Module, register } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister('./hooks.mjs', import.meta.url);\n" +
+      "process.on('exit', () => { for (const file of Object.keys(Module._cache)) if (file.includes('opentelemetry')) appendFileSync(process.env.LOADED_FILE, file + '\\n'); });\n",
+  );
   const child = spawn(process.execPath, ['--import', path.join(scratch, 'probe.mjs'), CLI_PATH, 'run', '--demo', '--json', '--home', home], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, XDG_DATA_HOME: scratch, XDG_CONFIG_HOME: scratch, LOADED_FILE: loaded },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -100,43 +100,50 @@ export function pendingApproval(call: FunctionCallItem, outcome: ToolCallOutcome
   return pending;
 }
 
-const item = z.record(z.string(), z.unknown());
-const callItem = z.looseObject({ type: z.literal('function_call'), call_id: z.string(), name: z.string(), arguments: z.string() });
-const outputItem = z.looseObject({ type: z.literal('function_call_output'), call_id: z.string() });
-const runStateSchema = z.object({
-  version: z.literal(1),
-  items: z.array(item),
-  steps: z.number().int().nonnegative(),
-  usage: z.looseObject({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }),
-  toolCalls: z.number().int().nonnegative(),
-  responseId: z.string().optional(),
-  terminate: z.boolean(),
-  slots: z.array(
-    z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('output'), output: item }),
-      z.object({ kind: z.literal('call'), call: callItem, output: outputItem.optional() }),
-      z.object({ kind: z.literal('wrapper'), wrapper: callItem, calls: z.array(z.object({ call: callItem, output: outputItem.optional() })) }),
-    ]),
-  ),
-  pending: z.array(
-    z.object({
-      callId: z.string(),
-      toolName: z.string(),
-      namespace: z.string().optional(),
-      label: z.string(),
-      params: z.unknown(),
-      arguments: z.string(),
-      isReadOnly: z.boolean(),
-      isDestructive: z.boolean(),
-    }),
-  ),
-});
+// Built at the first parse, not at load: most processes that load the runtime never read a stored run state, and
+// building Zod schemas costs milliseconds at start-up.
+let runStateSchema: ReturnType<typeof buildRunStateSchema> | undefined;
+
+function buildRunStateSchema() {
+  const item = z.record(z.string(), z.unknown());
+  const callItem = z.looseObject({ type: z.literal('function_call'), call_id: z.string(), name: z.string(), arguments: z.string() });
+  const outputItem = z.looseObject({ type: z.literal('function_call_output'), call_id: z.string() });
+  return z.object({
+    version: z.literal(1),
+    items: z.array(item),
+    steps: z.number().int().nonnegative(),
+    usage: z.looseObject({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }),
+    toolCalls: z.number().int().nonnegative(),
+    responseId: z.string().optional(),
+    terminate: z.boolean(),
+    slots: z.array(
+      z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('output'), output: item }),
+        z.object({ kind: z.literal('call'), call: callItem, output: outputItem.optional() }),
+        z.object({ kind: z.literal('wrapper'), wrapper: callItem, calls: z.array(z.object({ call: callItem, output: outputItem.optional() })) }),
+      ]),
+    ),
+    pending: z.array(
+      z.object({
+        callId: z.string(),
+        toolName: z.string(),
+        namespace: z.string().optional(),
+        label: z.string(),
+        params: z.unknown(),
+        arguments: z.string(),
+        isReadOnly: z.boolean(),
+        isDestructive: z.boolean(),
+      }),
+    ),
+  });
+}
 
 /**
  * Checks a stored run state (e.g. read back from a database) and returns it typed.
  * Throws `UsageError` (`code: 'run_state_invalid'`) saying what is wrong when it is not one.
  */
 export function parseAgentRunState(value: unknown): AgentRunState {
+  runStateSchema ??= buildRunStateSchema();
   const parsed = runStateSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -5,10 +5,14 @@ import path from 'node:path';
 /** The PATH commands get when the worker gives none. */
 export const DEFAULT_COMMAND_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
+let binDir: string | undefined;
+
 /** The folder holding this package's `mcporter` launcher, put first on every command's PATH. */
 export function mcporterBinDir(): string {
   // Found through the package's own name, not this file's place: the same folder when a program bundles this code.
-  return path.join(path.dirname(createRequire(import.meta.url).resolve('@core/tools-computer/package.json')), 'bin');
+  // Resolved once: a package's place does not change while the process runs, and resolving costs ~1 ms a command.
+  binDir ??= path.join(path.dirname(createRequire(import.meta.url).resolve('@core/tools-computer/package.json')), 'bin');
+  return binDir;
 }
 
 /** Where the home's mcporter config lives: `<home>/config/mcporter.json`. */

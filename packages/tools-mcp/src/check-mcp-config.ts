@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { UsageError } from '@core/runtime';
-import { loadServerDefinitions } from 'mcporter';
 
 /** An MCP config file that cannot be used: not JSON, or not the mcporter shape (`mcpServers`). */
 export class McpConfigError extends UsageError {
@@ -20,6 +19,8 @@ export class McpConfigError extends UsageError {
  */
 export async function checkMcpConfig(configPath: string): Promise<string[]> {
   try {
+    // mcporter is ESM-only and large: loaded when a config is first checked, not with the package.
+    const { loadServerDefinitions } = await import('mcporter');
     const definitions = await loadServerDefinitions({ configPath, rootDir: path.dirname(configPath) });
     return definitions.map((definition) => definition.name);
   } catch (error) {

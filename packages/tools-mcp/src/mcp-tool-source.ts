@@ -1,6 +1,6 @@
 import { defineWorkerTool, type AgentToolResult, type AnyWorkerAgentTool, type JSONObject } from '@core/runtime';
 import { randomUUID } from 'node:crypto';
-import { createRuntime, loadServerDefinitions, type Runtime, type ServerDefinition } from 'mcporter';
+import type { Runtime, ServerDefinition } from 'mcporter';
 import { consoleMcpLogger, type McpLogger } from './mcp-logger.js';
 import { mcpResultContent } from './mcp-result-content.js';
 import { sanitizeName, uniqueName } from './sanitize-name.js';
@@ -121,6 +121,8 @@ export function createMcpToolSource(options: McpToolSourceOptions = {}): McpTool
   let closed = false;
 
   const openRuntime = async (): Promise<Runtime> => {
+    // mcporter is ESM-only and large: loaded when the first server is listed, not with the package.
+    const { createRuntime, loadServerDefinitions } = await import('mcporter');
     const definitions =
       options.servers ??
       (await loadServerDefinitions({

@@ -5,6 +5,7 @@ import { isRetryableStatus, parseRetryAfter, resolveRetryOptions, type RetryOpti
 import { sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
 import { toSearchResult } from './to-search-result.js';
 import type { WebSearchProvider } from './web-search-provider.js';
+import { lazySchema } from './lazy-schema.js';
 
 /** Options of {@link createBraveSearchProvider}. */
 export interface BraveSearchProviderOptions {
@@ -25,32 +26,36 @@ export interface BraveSearchProviderOptions {
 const BRAVE_MAX_COUNT = 20;
 
 // GET /res/v1/web/search → WebSearchApiResponse; only `web.results[]` matters here.
-const braveResponseSchema = z.object({
-  type: z.string().optional(),
-  web: z
-    .object({
-      results: z.array(
-        z.object({
-          title: z.string(),
-          url: z.string(),
-          description: z.string().optional(),
-          age: z.string().optional(),
-          page_age: z.string().optional(),
-        }),
-      ),
-    })
-    .optional(),
-});
+const braveResponseSchema = lazySchema(() =>
+  z.object({
+    type: z.string().optional(),
+    web: z
+      .object({
+        results: z.array(
+          z.object({
+            title: z.string(),
+            url: z.string(),
+            description: z.string().optional(),
+            age: z.string().optional(),
+            page_age: z.string().optional(),
+          }),
+        ),
+      })
+      .optional(),
+  }),
+);
 
 // Errors: { type: 'ErrorResponse', error: { id, status, code, detail, meta: { quota_limit, quota_current, … } } }.
-const braveErrorSchema = z.object({
-  error: z.object({
-    code: z.string().optional(),
-    detail: z.string().optional(),
-    status: z.number().optional(),
-    meta: z.object({ quota_limit: z.number().nullish(), quota_current: z.number().nullish() }).passthrough().nullish(),
+const braveErrorSchema = lazySchema(() =>
+  z.object({
+    error: z.object({
+      code: z.string().optional(),
+      detail: z.string().optional(),
+      status: z.number().optional(),
+      meta: z.object({ quota_limit: z.number().nullish(), quota_current: z.number().nullish() }).passthrough().nullish(),
+    }),
   }),
-});
+);
 
 /**
  * A web search provider on the Brave Search API: `GET {baseURL}/res/v1/web/search?q=…&count=…`
@@ -81,7 +86,7 @@ export function createBraveSearchProvider(options: BraveSearchProviderOptions): 
         signal,
         deadline,
         retry,
-        schema: braveResponseSchema,
+        schema: braveResponseSchema(),
         describeFailure: describeBraveFailure,
         isRetryable: (status, errorBody) => isRetryableStatus(status) && !isQuotaExhausted(errorBody),
         retryAfter: braveRetryAfter,
@@ -95,7 +100,7 @@ export function createBraveSearchProvider(options: BraveSearchProviderOptions): 
 
 /** Whether a Brave error says the plan's quota is used up (a `QUOTA_…` code, or `quota_current` at `quota_limit`): no retry helps. */
 function isQuotaExhausted(body: unknown): boolean {
-  const parsed = braveErrorSchema.safeParse(body);
+  const parsed = braveErrorSchema().safeParse(body);
   if (!parsed.success) return false;
   const { code, meta } = parsed.data.error;
   if (code?.includes('QUOTA') === true) return true;
@@ -134,7 +139,7 @@ function headerNumbers(value: string | null): Array<number | undefined> {
 }
 
 function describeBraveFailure(status: number, body: unknown): ProviderFailure {
-  const parsed = braveErrorSchema.safeParse(body);
+  const parsed = braveErrorSchema().safeParse(body);
   const code = parsed.success ? (parsed.data.error.code ?? '') : '';
   const detail = parsed.success && parsed.data.error.detail !== undefined ? ` (${code || 'error'}: ${parsed.data.error.detail})` : '';
   if (status === 401 || status === 403 || code.startsWith('SUBSCRIPTION_TOKEN')) {

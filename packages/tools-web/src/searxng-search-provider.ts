@@ -5,6 +5,7 @@ import { resolveRetryOptions, type RetryOptions } from './retry-policy.js';
 import { sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
 import { toSearchResult } from './to-search-result.js';
 import type { WebSearchProvider } from './web-search-provider.js';
+import { lazySchema } from './lazy-schema.js';
 
 /** Options of {@link createSearxngSearchProvider}. */
 export interface SearxngSearchProviderOptions {
@@ -22,17 +23,19 @@ export interface SearxngSearchProviderOptions {
 }
 
 // GET /search?q=…&format=json → { query, number_of_results, results: [{ url, title, content, publishedDate, engine, score, … }], … }
-const searxngResponseSchema = z.object({
-  query: z.string().optional(),
-  results: z.array(
-    z.object({
-      url: z.string(),
-      title: z.string().nullish(),
-      content: z.string().nullish(),
-      publishedDate: z.string().nullish(),
-    }),
-  ),
-});
+const searxngResponseSchema = lazySchema(() =>
+  z.object({
+    query: z.string().optional(),
+    results: z.array(
+      z.object({
+        url: z.string(),
+        title: z.string().nullish(),
+        content: z.string().nullish(),
+        publishedDate: z.string().nullish(),
+      }),
+    ),
+  }),
+);
 
 /**
  * A web search provider on a SearXNG instance's search API: `GET {baseURL}/search?q=…&format=json`
@@ -63,7 +66,7 @@ export function createSearxngSearchProvider(options: SearxngSearchProviderOption
         signal,
         deadline,
         retry,
-        schema: searxngResponseSchema,
+        schema: searxngResponseSchema(),
         describeFailure: describeSearxngFailure,
       });
       return body.results

@@ -5,6 +5,7 @@ import { resolveRetryOptions, type RetryOptions } from './retry-policy.js';
 import { sendProviderRequest, type ProviderFailure } from './send-provider-request.js';
 import { toSearchResult } from './to-search-result.js';
 import type { WebSearchProvider } from './web-search-provider.js';
+import { lazySchema } from './lazy-schema.js';
 
 /** Options of {@link createTavilySearchProvider}. */
 export interface TavilySearchProviderOptions {
@@ -23,21 +24,25 @@ export interface TavilySearchProviderOptions {
 const TAVILY_MAX_RESULTS = 20;
 
 // POST /search → { query, answer?, images, results: [{ title, url, content, score, raw_content?, published_date? }], response_time }
-const tavilyResponseSchema = z.object({
-  query: z.string().optional(),
-  results: z.array(
-    z.object({
-      title: z.string(),
-      url: z.string(),
-      content: z.string().nullish(),
-      score: z.number().nullish(),
-      published_date: z.string().nullish(),
-    }),
-  ),
-});
+const tavilyResponseSchema = lazySchema(() =>
+  z.object({
+    query: z.string().optional(),
+    results: z.array(
+      z.object({
+        title: z.string(),
+        url: z.string(),
+        content: z.string().nullish(),
+        score: z.number().nullish(),
+        published_date: z.string().nullish(),
+      }),
+    ),
+  }),
+);
 
 // Errors: { detail: { error: "…" } } (401 key, 429 rate limit, 432/433 plan or pay-as-you-go limit, 400 bad request).
-const tavilyErrorSchema = z.object({ detail: z.union([z.object({ error: z.string() }), z.string()]) });
+const tavilyErrorSchema = lazySchema(() =>
+  z.object({ detail: z.union([z.object({ error: z.string() }), z.string()]) }),
+);
 
 /**
  * A web search provider on the Tavily Search API: `POST {baseURL}/search` with a JSON body
@@ -66,7 +71,7 @@ export function createTavilySearchProvider(options: TavilySearchProviderOptions)
         signal,
         deadline,
         retry,
-        schema: tavilyResponseSchema,
+        schema: tavilyResponseSchema(),
         describeFailure: describeTavilyFailure,
       });
       return body.results
@@ -77,7 +82,7 @@ export function createTavilySearchProvider(options: TavilySearchProviderOptions)
 }
 
 function describeTavilyFailure(status: number, body: unknown): ProviderFailure {
-  const parsed = tavilyErrorSchema.safeParse(body);
+  const parsed = tavilyErrorSchema().safeParse(body);
   const text = parsed.success ? (typeof parsed.data.detail === 'string' ? parsed.data.detail : parsed.data.detail.error) : '';
   const detail = text === '' ? '' : ` (${text})`;
   if (status === 401) return { code: 'search_auth_failed', message: `Tavily rejected the API key, HTTP 401${detail}. Check TAVILY_API_KEY.` };

@@ -11,6 +11,7 @@ import { paginateText } from './paginate-text.js';
 import { displayUrl, formatBytes } from './plain-text.js';
 import { isReadableMediaType, mediaTypeOf, renderContent } from './render-content.js';
 import { systemLookup, type HostLookup } from './vet-host.js';
+import { lazySchema } from './lazy-schema.js';
 
 /** Settings of the web_fetch tool. */
 export interface WebFetchSettings {
@@ -64,14 +65,16 @@ export interface WebFetchDetails {
   error?: { code: string; message: string };
 }
 
-const webFetchParameters = z.object({
-  url: z.string().min(1).max(4000).describe('The absolute http:// or https:// URL to read.'),
-  offset: z.number().int().min(0).optional().describe('Character offset to start from, to continue a long page (default 0).'),
-  max_length: z.number().int().min(500).max(100_000).optional().describe('Most characters to return in this call (default 20000).'),
-});
+const webFetchParameters = lazySchema(() =>
+  z.object({
+    url: z.string().min(1).max(4000).describe('The absolute http:// or https:// URL to read.'),
+    offset: z.number().int().min(0).optional().describe('Character offset to start from, to continue a long page (default 0).'),
+    max_length: z.number().int().min(500).max(100_000).optional().describe('Most characters to return in this call (default 20000).'),
+  }),
+);
 
 /** The web_fetch tool's validated parameters. */
-export type WebFetchParams = z.output<typeof webFetchParameters>;
+export type WebFetchParams = z.output<ReturnType<typeof webFetchParameters>>;
 
 const DEFAULT_USER_AGENT = 'Mozilla/5.0 (compatible; AnkoleWebFetch/0.1; +https://github.com/ankole)';
 
@@ -101,7 +104,7 @@ export function createWebFetchTool(settings: WebFetchSettings = {}): WorkerAgent
     description:
       'Read a web page or file by URL (http or https). HTML comes back as readable Markdown of the main content, JSON pretty-printed, ' +
       'plain text as is; other types are only described. Long pages come in parts: pass the offset given at the end to continue.',
-    schema: webFetchParameters,
+    schema: webFetchParameters(),
     executionMode: 'parallel',
     isReadOnly: true,
     isDestructive: false,

@@ -4,6 +4,7 @@ import { WebSearchError } from './errors.js';
 import { formatSearchResults } from './format-search-results.js';
 import { truncateText } from './plain-text.js';
 import type { WebSearchProvider, WebSearchResult } from './web-search-provider.js';
+import { lazySchema } from './lazy-schema.js';
 
 /** Settings of the web_search tool. */
 export interface WebSearchSettings {
@@ -24,13 +25,15 @@ export interface WebSearchDetails {
   error?: { code: string; status: number | undefined; message: string };
 }
 
-const webSearchParameters = z.object({
-  query: z.string().trim().min(1).max(400).describe('What to search for, as you would type it into a search engine.'),
-  count: z.number().int().min(1).max(20).optional().describe('How many results to return (default 8).'),
-});
+const webSearchParameters = lazySchema(() =>
+  z.object({
+    query: z.string().trim().min(1).max(400).describe('What to search for, as you would type it into a search engine.'),
+    count: z.number().int().min(1).max(20).optional().describe('How many results to return (default 8).'),
+  }),
+);
 
 /** The web_search tool's validated parameters. */
-export type WebSearchParams = z.output<typeof webSearchParameters>;
+export type WebSearchParams = z.output<ReturnType<typeof webSearchParameters>>;
 
 /**
  * Builds the web_search tool on a provider. The model reads a numbered list; a UI gets the same results as a
@@ -46,7 +49,7 @@ export function createWebSearchTool(provider: WebSearchProvider, settings: WebSe
     description:
       'Search the web. Returns a numbered list of results with title, URL, a short snippet and a date when known. ' +
       'Use it for current or external information; then read a promising result with web_fetch.',
-    schema: webSearchParameters,
+    schema: webSearchParameters(),
     executionMode: 'parallel',
     isReadOnly: true,
     isDestructive: false,

@@ -14,16 +14,21 @@ export interface ApprovalRules {
   background: 'allow' | 'deny' | 'hold';
 }
 
-const configSchema = z.object({
-  approvals: z
-    .object({
-      allow: z.array(z.string()).default([]),
-      deny: z.array(z.string()).default([]),
-      hold: z.array(z.string()).default([]),
-      background: z.enum(['allow', 'deny', 'hold']).default('hold'),
-    })
-    .optional(),
-});
+// Built at the first read of an agent config that exists, not at load.
+let configSchema: ReturnType<typeof buildConfigSchema> | undefined;
+
+function buildConfigSchema() {
+  return z.object({
+    approvals: z
+      .object({
+        allow: z.array(z.string()).default([]),
+        deny: z.array(z.string()).default([]),
+        hold: z.array(z.string()).default([]),
+        background: z.enum(['allow', 'deny', 'hold']).default('hold'),
+      })
+      .optional(),
+  });
+}
 
 /**
  * The path of an agent's config: `$XDG_CONFIG_HOME/ankole/agents/<agent>.json` (else `~/.config/…`). It lives outside
@@ -53,6 +58,7 @@ export async function readApprovalRules(agent: string, env: Readonly<Record<stri
   } catch {
     throw new CliError('agent_config_invalid', `The agent config ${file} is not JSON: fix it or remove it.`);
   }
+  configSchema ??= buildConfigSchema();
   const parsed = configSchema.safeParse(value);
   if (!parsed.success) {
     throw new CliError('agent_config_invalid', `The agent config ${file} is not valid: "approvals" must be { "allow": [tool names], "deny": [tool names], "hold": [tool names], "background": "allow" | "deny" | "hold" }.`);

@@ -32,28 +32,36 @@ export const CONFIG_SETTINGS = ['model', 'baseURL', 'approve', 'maxSteps', 'tool
 /** One setting's name (`web.search` for a nested one). */
 export type ConfigSetting = (typeof CONFIG_SETTINGS)[number];
 
-const webSchema = z.strictObject({
-  search: z.enum(['brave', 'tavily', 'searxng', 'none']).optional(),
-  fetch: z.boolean().optional(),
-  allowHosts: z.array(z.string().min(1)).optional(),
-});
+/** The two config files' schemas, built when a config file is first read (not at load: most runs have none). */
+function buildSchemas() {
+  const webSchema = z.strictObject({
+    search: z.enum(['brave', 'tavily', 'searxng', 'none']).optional(),
+    fetch: z.boolean().optional(),
+    allowHosts: z.array(z.string().min(1)).optional(),
+  });
+  const settingsShape = {
+    model: z.string().min(1).optional(),
+    baseURL: z.url({ protocol: /^https?$/ }).optional(),
+    approve: z.enum(['ask', 'auto', 'never']).optional(),
+    maxSteps: z.int().min(1).optional(),
+    toolTimeoutSeconds: z.number().positive().optional(),
+    web: webSchema.optional(),
+    mcpConfig: z.string().min(1).optional(),
+    skills: z.string().min(1).optional(),
+  };
+  return {
+    /** The user file: `$XDG_CONFIG_HOME/ankole/config.json`. */
+    user: z.strictObject(settingsShape),
+    /** The agent file: the same settings, and the `approvals` lists that `agent-approvals-config.ts` reads and checks. */
+    agent: z.strictObject({ ...settingsShape, approvals: z.unknown().optional() }),
+  };
+}
 
-const settingsShape = {
-  model: z.string().min(1).optional(),
-  baseURL: z.url({ protocol: /^https?$/ }).optional(),
-  approve: z.enum(['ask', 'auto', 'never']).optional(),
-  maxSteps: z.int().min(1).optional(),
-  toolTimeoutSeconds: z.number().positive().optional(),
-  web: webSchema.optional(),
-  mcpConfig: z.string().min(1).optional(),
-  skills: z.string().min(1).optional(),
-};
+type ConfigSchemas = ReturnType<typeof buildSchemas>;
+let schemas: ConfigSchemas | undefined;
 
-/** The user file: `$XDG_CONFIG_HOME/ankole/config.json`. */
-const userFileSchema = z.strictObject(settingsShape);
-
-/** The agent file: the same settings, and the `approvals` lists that `agent-approvals-config.ts` reads and checks. */
-const agentFileSchema = z.strictObject({ ...settingsShape, approvals: z.unknown().optional() });
+/** The top-level fields of a config file (for did-you-mean suggestions). */
+const TOP_LEVEL_FIELDS = [...new Set(CONFIG_SETTINGS.map((setting) => setting.split('.')[0]!)), 'approvals'];
 
 /** One config file as read. */
 export interface ConfigFile {
@@ -90,12 +98,12 @@ export function userConfigPath(env: Readonly<Record<string, string | undefined>>
  *   has a field it should not, or a value of the wrong kind.
  */
 export async function loadAnkoleConfig(options: { agent?: string | undefined; env: Readonly<Record<string, string | undefined>> }): Promise<LoadedConfig> {
-  const user = await readConfigFile(userConfigPath(options.env), userFileSchema);
+  const user = await readConfigFile(userConfigPath(options.env), 'user');
   if (options.agent === undefined) return { user };
-  return { user, agent: await readConfigFile(agentConfigPath(options.agent, options.env), agentFileSchema) };
+  return { user, agent: await readConfigFile(agentConfigPath(options.agent, options.env), 'agent') };
 }
 
-async function readConfigFile(file: string, schema: typeof userFileSchema | typeof agentFileSchema): Promise<ConfigFile> {
+async function readConfigFile(file: string, kind: keyof ConfigSchemas): Promise<ConfigFile> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -112,7 +120,8 @@ async function readConfigFile(file: string, schema: typeof userFileSchema | type
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CliError('config_invalid', `The config file ${file} is not valid: it must be a JSON object, like { "model": "gpt-5-mini" }.`);
   }
-  const parsed = schema.safeParse(value);
+  schemas ??= buildSchemas();
+  const parsed = schemas[kind].safeParse(value);
   if (!parsed.success) throw new CliError('config_invalid', `The config file ${file} is not valid: ${describeIssue(parsed.error.issues[0])}.`);
   const { approvals: _approvals, ...settings } = parsed.data as AnkoleConfig & { approvals?: unknown };
   const folder = path.dirname(file);
@@ -131,7 +140,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     case 'unrecognized_keys': {
       const key = issue.keys[0] ?? '';
       const name = field === '' ? key : `${field}.${key}`;
-      const candidates = field === 'web' ? ['search', 'fetch', 'allowHosts'] : [...Object.keys(settingsShape), 'approvals'];
+      const candidates = field === 'web' ? ['search', 'fetch', 'allowHosts'] : TOP_LEVEL_FIELDS;
       const match = closestMatch(key, candidates);
       return `"${name}" is not a setting${match === undefined ? '' : ` (did you mean ${field === '' ? match : `${field}.${match}`}?)`}; the settings are ${CONFIG_SETTINGS.join(', ')} (and approvals in an agent's file)`;
     }
