@@ -98,6 +98,14 @@ describe.each(['postgres', 'pglite'] as const)(`long polls on %s (${clientTransp
     expect(events).toEqual(['cancelled', 'heartbeat answered']);
   });
 
+  it('a waiting claim whose recheck found nothing answers null long before its wait runs out (the caller looks at every kind of work again)', { timeout: TEST_TIMEOUT }, async () => {
+    // A task queued (or an advance due again) without a notification reaching this wait, e.g. between the worker's
+    // own look at tasks and its job claim, would otherwise wait for the whole waitMs.
+    const rechecking = await planes.open({ longPollRecheckMs: 200 });
+    expect(await rechecking.client.work.claim({ workerId: 'w', waitMs: LONG })).toBeNull();
+    expect(await rechecking.client.tasks.claim({ workerId: 'w', waitMs: LONG })).toBeNull();
+  });
+
   it('a claim without waitMs, or with a wait that runs out, answers null', async () => {
     expect(await plane.client.work.claim({ workerId: 'w' })).toBeNull();
     expect(await plane.client.work.claim({ workerId: 'w', waitMs: 100 })).toBeNull();

@@ -11,7 +11,9 @@ export interface LongPollOptions {
   taskLeaseSeconds: number;
   /**
    * How often a waiting claim looks again without a notification, in ms (default 1000; 250 while the feed is not
-   * listening): work that becomes claimable without one (a task whose worker died) is found within this.
+   * listening): work that becomes claimable without one (a task whose worker died, an advance due again when the
+   * running one ends) is found within this. A claim that looked again and found nothing answers `null` (before
+   * `waitMs` ran out), so its caller looks at every kind of work again.
    */
   recheckMs?: number | undefined;
 }
@@ -31,6 +33,7 @@ export function withLongPolls(client: ControlPlaneClient, options: LongPollOptio
   async function claim<T>(kind: 'job' | 'task', waitMs: number, attempt: () => Promise<T | null>, callOptions: CallOptions | undefined): Promise<T | null> {
     const deadline = Date.now() + waitMs;
     if (waitMs > 0) await feed.ready();
+    let rechecked = false;
     for (;;) {
       const subscription = feed.subscribe(isWork);
       let claimed: T | null;
@@ -41,12 +44,16 @@ export function withLongPolls(client: ControlPlaneClient, options: LongPollOptio
         throw error;
       }
       const remaining = deadline - Date.now();
-      if (claimed !== null || remaining <= 0 || callOptions?.signal?.aborted) {
+      if (claimed !== null || remaining <= 0 || rechecked || callOptions?.signal?.aborted) {
         subscription.close();
         return claimed;
       }
       const payload = await subscription.wait(Math.min(remaining, recheckMs()), callOptions?.signal);
       if (payload !== undefined && payload !== kind) return null;
+      // No notification within a recheck: one more try of this kind, then null, so that the caller looks at the other
+      // kinds of work too. Work of another kind can be there without a notification having reached this wait: it came
+      // between the caller's own look and this wait, or needs none (an advance due again when the running one ends).
+      rechecked = payload === undefined;
     }
   }
 

@@ -84,6 +84,7 @@ describe.each(['postgres', 'pglite'] as const)('a remote worker over HTTP reacts
   });
 
   it('stops a running turn as soon as its job is cancelled from elsewhere (the heartbeat long poll), not at the next beat', { timeout: 25_000 }, async () => {
+    let started = 0;
     let aborted = 0;
     const worker = startRemoteWorker([
       defineWorkerTool({
@@ -93,6 +94,7 @@ describe.each(['postgres', 'pglite'] as const)('a remote worker over HTTP reacts
         describeActivity: () => 'Waiting',
         execute: (_params, { signal }) =>
           new Promise<AgentToolResult>((resolve) => {
+            started += 1;
             signal.addEventListener('abort', () => {
               aborted += 1;
               resolve({ content: 'aborted' });
@@ -101,7 +103,8 @@ describe.each(['postgres', 'pglite'] as const)('a remote worker over HTTP reacts
       }),
     ]);
     const job = await plane.client.jobs.start({ agentId: 'c', prompt: 'wait:wait_for_cancel' });
-    await until(() => (model.requests.some((request) => JSON.stringify(request.body).includes('wait:wait_for_cancel')) ? true : undefined), 'the turn to start', 24_000);
+    // The tool itself must be running before the cancel (a request seen by the model is not yet a call started).
+    await until(() => (started === 1 ? true : undefined), 'the tool call to start', 24_000);
     await plane.client.jobs.cancel({ agentId: 'c', jobId: job.id });
     await until(() => (worker.events.some((event) => event.type === 'job.cancelled') ? true : undefined), 'the turn to stop', 24_000);
     expect(aborted).toBe(1);

@@ -97,6 +97,7 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
 
   it('aborts a running turn when its job is cancelled', async () => {
     const plane = await open();
+    let started = 0;
     let aborted = 0;
     const waitForCancel = defineWorkerTool({
       name: 'wait_for_cancel',
@@ -105,6 +106,7 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
       describeActivity: () => 'Waiting',
       execute: (_params, { signal }) =>
         new Promise<AgentToolResult>((resolve) => {
+          started += 1;
           signal.addEventListener('abort', () => {
             aborted += 1;
             resolve({ content: 'aborted' });
@@ -114,7 +116,8 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
     const job = await plane.client.jobs.start({ agentId: 'c', prompt: 'wait:wait_for_cancel' });
     const worker = start(plane, { extraTools: [waitForCancel] });
     await until(async () => ((await plane.client.jobs.get({ agentId: 'c', jobId: job.id })).status === 'running' ? true : undefined), 'the job to run');
-    await until(() => (model.requests.some((request) => JSON.stringify(request.body).includes('wait:wait_for_cancel')) ? true : undefined), 'the turn to start');
+    // The tool itself must be running before the cancel (a request seen by the model is not yet a call started).
+    await until(() => (started === 1 ? true : undefined), 'the tool call to start');
     await plane.client.jobs.cancel({ agentId: 'c', jobId: job.id });
     await until(() => (worker.events.some((event) => event.type === 'job.cancelled') ? true : undefined), 'the turn to stop');
     expect(aborted).toBe(1);
