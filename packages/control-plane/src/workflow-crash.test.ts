@@ -92,7 +92,7 @@ describe('workflows survive SIGKILLed workers (PostgreSQL, real processes)', () 
   it('completes the workflow with every task result stored once when one worker dies during a task and once during an advance', async () => {
     const plane = await planes.open();
     const topics = ['owls', 'bats', 'moths', 'newts'];
-    const started = await plane.client.workflows.start({ agentId: 'a', title: 'Crash', script: SCRIPT, input: { topics, spin: 100_000 } });
+    const started = await plane.client.workflows.start({ agentId: 'a', title: 'Crash', script: SCRIPT, input: { topics, spin: 1_000_000 } });
     const stateOf = async () =>
       (
         await plane.driver.query<{ advance_token: string | null; settled_count: number; status: string }>(
@@ -108,7 +108,9 @@ describe('workflows survive SIGKILLed workers (PostgreSQL, real processes)', () 
     await slow.kill();
 
     // "fast" takes the dead worker's task over once its lease expires and finishes the fan-out; the advance after it
-    // spins for a while (the same loop on every replay from then on). Kill "fast" while it holds that advance.
+    // spins for a while (the same loop on every replay from then on). Kill "fast" while it holds that advance. The
+    // spin is what makes that window wide enough to see by polling: at 100,000 rounds (tens of ms) a busy machine's
+    // poll once missed it and found the workflow already finished; a million rounds take a few hundred ms of QuickJS.
     for (;;) {
       const state = await stateOf();
       if (state.settled_count === topics.length && state.advance_token !== null) break;
