@@ -25,14 +25,6 @@ export interface CompileCacheOptions {
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname, __ankoleImport) { ';
 const WRAPPER_END = '\n});';
 
-/** What `installCompileCache` did, for tests and benchmarks. */
-export interface CompileCacheReport {
-  /** Files compiled from cached code. */
-  readonly hits: string[];
-  /** Files compiled from source (no cache yet, or V8 refused it); their code is written when the process exits. */
-  readonly misses: string[];
-}
-
 interface Pending {
   script: vm.Script;
   cacheFile: string;
@@ -52,10 +44,9 @@ const CACHE_FILE = /^(.+)\.(\d+)-(\d+)\.v8$/;
  *
  * Patches `Module.prototype._compile` for the files of `codeFolder` only; everything else loads as usual.
  */
-export function installCompileCache(options: CompileCacheOptions): CompileCacheReport {
-  const report = { hits: [] as string[], misses: [] as string[] };
+export function installCompileCache(options: CompileCacheOptions): void {
   const { cacheFolder } = options;
-  if (cacheFolder === undefined) return report;
+  if (cacheFolder === undefined) return;
   const folder = path.join(cacheFolder, `${process.version}-${process.arch}`, sanitize(options.variant ?? 'default'));
   const codeFolder = path.resolve(options.codeFolder) + path.sep;
   const pending: Pending[] = [];
@@ -81,11 +72,8 @@ export function installCompileCache(options: CompileCacheOptions): CompileCacheR
       cachedData = undefined;
     }
     const script = new vm.Script(`${WRAPPER_START}${content}${WRAPPER_END}`, { filename, ...(cachedData === undefined ? {} : { cachedData }) });
-    if (cachedData !== undefined && !script.cachedDataRejected) report.hits.push(name);
-    else {
-      report.misses.push(name);
-      pending.push({ script, cacheFile });
-    }
+    // No cached code, or V8 refused it: this file's code is written when the process exits.
+    if (cachedData === undefined || script.cachedDataRejected === true) pending.push({ script, cacheFile });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     const require = Module.createRequire(filename);
     return wrapper.call(this.exports, this.exports, require, this, filename, path.dirname(filename), options.importModule);
@@ -111,7 +99,6 @@ export function installCompileCache(options: CompileCacheOptions): CompileCacheR
     }
     pruneStaleCode(folder, codeFolder, current);
   });
-  return report;
 }
 
 /**
