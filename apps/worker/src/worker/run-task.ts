@@ -98,6 +98,8 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
         ...(task.resume === undefined ? {} : { resume: { state: task.resume.runState as AgentRunState, decisions: task.resume.decisions } }),
         ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
         ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+        // The task succeeded: its finish (which a waiting heartbeat hears at once) must not abort the turn as "lost".
+        onResultAccepted: () => lease.stop(),
         onEvent: (event: AgentEvent) => {
           recorder?.record(event);
           options.onTurnEvent?.(task, event);

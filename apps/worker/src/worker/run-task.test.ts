@@ -1,0 +1,68 @@
+import type { ControlPlaneClient } from '@core/control-plane';
+import { controlPlanes } from '@core/control-plane/testing';
+import { createOpenAIResponsesGateway } from '@core/runtime';
+import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../__fixtures__/until.js';
+import { runClaimedTask, type WorkerTaskEvent } from './run-task.js';
+
+const FACTS = { type: 'object', additionalProperties: false, required: ['facts'], properties: { facts: { type: 'array', items: { type: 'string' } } } };
+
+describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) => {
+  const planes = controlPlanes(kind);
+  let model: TestModelServer | undefined;
+  beforeAll(() => planes.open(), 120_000);
+  afterEach(async () => {
+    await model?.close();
+    model = undefined;
+    await planes.cleanup();
+  });
+  afterAll(() => planes.close());
+
+  it('a result stored while the lease watcher hears that the task finished (and aborts the turn) still counts: task.succeeded, not lost', async () => {
+    const plane = await planes.open();
+    const workflow = await plane.client.workflows.start({ agentId: 'agent-r', title: 'Race', script: `return await task({ title: 'Facts', prompt: 'Facts.', result: ${JSON.stringify(FACTS)} });` });
+    await plane.client.advances.runNext({ workerId: 'w' });
+    const task = (await plane.client.tasks.claim({ workerId: 'w' }))!;
+    model = await startTestModelServer({ script: [reply.functionCalls([{ name: 'submit_result', arguments: { facts: ['a', 'b'] } }])] });
+
+    // The control plane's answer to the submission reaches the tool only after a heartbeat has said the task is no
+    // longer running (its own success): the order a busy machine, or an HTTP control plane, can produce.
+    let heardFinish = false;
+    const client: ControlPlaneClient = {
+      ...plane.client,
+      tasks: {
+        ...plane.client.tasks,
+        async heartbeat(input, options) {
+          const beat = await plane.client.tasks.heartbeat(input, options);
+          if (!beat.keepRunning) heardFinish = true;
+          return beat;
+        },
+        async submit(input) {
+          const outcome = await plane.client.tasks.submit(input);
+          await until(() => (heardFinish ? true : undefined), 'a heartbeat to hear that the task finished', 10_000, 10);
+          return outcome;
+        },
+      },
+    };
+    const events: WorkerTaskEvent[] = [];
+    const ended = await runClaimedTask({
+      client,
+      task,
+      gateway: createOpenAIResponsesGateway({ baseURL: model.baseURL, apiKey: 'test', model: 'test-model', maxRetries: 0 }),
+      hardStop: new AbortController().signal,
+      context: () => ({}),
+      heartbeatIntervalMs: 20,
+      emit: (event) => {
+        if (event.type !== 'worker.error') events.push(event);
+      },
+    });
+
+    expect(heardFinish).toBe(true);
+    expect(ended).toBe('task.succeeded');
+    expect(events.map((event) => event.type)).toEqual(['task.succeeded']);
+    expect(events[0]).toMatchObject({ task: { id: task.id, status: 'succeeded', result: { facts: ['a', 'b'] } } });
+    await plane.client.advances.runNext({ workerId: 'w' });
+    expect(await plane.client.workflows.get({ agentId: 'agent-r', workflowId: workflow.id })).toMatchObject({ status: 'succeeded', result: { facts: ['a', 'b'] } });
+  });
+});
