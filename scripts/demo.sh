@@ -12,4 +12,4 @@ if ! { bash scripts/pnpm.sh install --frozen-lockfile && bash scripts/pnpm.sh ex
   exit 1
 fi
 home="$(mktemp -d "${TMPDIR:-/tmp}/ankole-demo.XXXXXX")"
-exec node apps/worker/dist/cli.js run --demo --home "$home" "$@"
+exec node apps/worker/dist/ankole.cjs run --demo --home "$home" "$@"

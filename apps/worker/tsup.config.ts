@@ -7,6 +7,6 @@ export default defineConfig({
   dts: { entry: 'src/index.ts' },
   sourcemap: true,
   // The CLI's files stay until build-cli.mjs replaces them, so dist/cli.js is never missing while the worker builds.
-  clean: ['!cli.js', '!cli.js.map', '!cli-*'],
+  clean: ['!cli.js', '!cli.js.map', '!cli-*', '!ankole.cjs', '!ankole.cjs.map'],
   target: 'node20',
 });

@@ -18,14 +18,14 @@ function newestSource(folder: string): number {
 }
 
 /**
- * The CLI tests spawn the built `dist/cli.js`, which bundles the workspace packages from their sources. Under
+ * The CLI tests spawn the built `dist/ankole.cjs`, which bundles the workspace packages from their sources. Under
  * turbo, `test` runs after `build`; when run by hand, this rebuilds the worker (`tsup`, then `build-cli.mjs`) if
  * its sources or those of a workspace package it depends on are newer than the build. The workspace packages
  * must be built already (`turbo run build --filter=@core/worker...`). Then the run's PostgreSQL server:
  * `DATABASE_URL` / `TEST_DATABASE_URL`, or a throwaway one (`setupTestPostgres`); returns its teardown.
  */
 export default function setup(): Promise<() => Promise<void>> {
-  const cli = path.join(root, 'dist', 'cli.js');
+  const cli = path.join(root, 'dist', 'ankole.cjs');
   const require = createRequire(cli);
   const { dependencies } = require('../package.json') as { dependencies: Record<string, string> };
   const packages = Object.keys(dependencies)

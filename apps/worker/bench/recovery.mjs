@@ -29,7 +29,7 @@ const WORKERS = 3;
 // The README's promise with the default 10 s lease: a dead worker's job is picked up again within 15 s.
 const PROMISED_SECONDS = 15;
 const LEASE_SECONDS = 10;
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/ankole.cjs');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const random = (low, high) => low + Math.random() * (high - low);

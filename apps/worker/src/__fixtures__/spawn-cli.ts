@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built CLI the tests run as a subprocess (`ANKOLE_TEST_CLI`: another build of it, e.g. one no other build replaces meanwhile). */
-export const CLI_PATH = process.env.ANKOLE_TEST_CLI ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
+export const CLI_PATH = process.env.ANKOLE_TEST_CLI ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/ankole.cjs');
 
 /** A running `ankole` process and what it printed so far. */
 export interface CliProcess {
@@ -16,7 +16,7 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `node dist/cli.js ...args` with exactly `env` (plus PATH). */
+/** Starts `node dist/ankole.cjs ...args` with exactly `env` (plus PATH). */
 export function spawnCli(args: string[], env: Record<string, string>): CliProcess {
   const child = spawn(process.execPath, [CLI_PATH, ...args], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },

@@ -50,7 +50,8 @@ export async function applyAnkoleConfig(
   const timeout = configSetting(loaded, 'toolTimeoutSeconds');
   return {
     values: configured,
-    io: { ...io, env: environmentWithConfig(io.env, loaded) },
+    // The properties as they are (getters stay getters: `stdinIsTTY` opens standard input only when asked).
+    io: Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(io), env: { value: environmentWithConfig(io.env, loaded), enumerable: true, writable: true, configurable: true } }) as CliIO,
     toolTimeoutMs: timeout === undefined ? undefined : Math.round((timeout.value as number) * 1000),
     loaded,
   };

@@ -45,7 +45,10 @@ export function processIO(): CliIO {
       return () => process.off('SIGTERM', handler);
     },
     exit: (code) => process.exit(code),
-    stdinIsTTY: process.stdin.isTTY === true,
+    // Asked only by the commands that read standard input: opening it costs a stream (and Node's net module for a pipe).
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
     readLine: (signal) => (stdinLines ??= createLineReader(process.stdin)).read(signal),
   };
 }
