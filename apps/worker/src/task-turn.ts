@@ -101,6 +101,13 @@ export interface RunTaskTurnOptions {
    * ends after the call). The caller stops watching the lease here: the task's own success must not abort the turn.
    */
   onResultAccepted?: (task: TaskRecord) => void;
+  /**
+   * Called as `submit_result` sends each submission, with a promise of what it came to (the stored task, or
+   * `undefined`; it never rejects) that settles after `onResultAccepted` ran. The worker holds its lease watcher's
+   * abort back until it settles (`Lease.defer`): the control plane reports the task finished as soon as the result is
+   * stored, before the call's output reaches the turn.
+   */
+  onSubmission?: (stored: Promise<TaskRecord | undefined>) => void;
 }
 
 /** How a task turn ended. */
@@ -160,6 +167,7 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
         }
         return task;
       });
+      options.onSubmission?.(submission);
     },
   });
   options.onAssembled?.(assembly);

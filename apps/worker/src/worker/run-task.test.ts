@@ -1,6 +1,6 @@
 import type { ControlPlaneClient } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
-import { createOpenAIResponsesGateway } from '@core/runtime';
+import { createOpenAIResponsesGateway, type AgentEvent } from '@core/runtime';
 import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../__fixtures__/until.js';
@@ -19,7 +19,7 @@ describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) =>
   });
   afterAll(() => planes.close());
 
-  it('a result stored while the lease watcher hears that the task finished (and aborts the turn) still counts: task.succeeded, not lost', async () => {
+  it('a result stored while a heartbeat already hears that the task finished neither aborts the turn nor reads as lost: task.succeeded', async () => {
     const plane = await planes.open();
     const workflow = await plane.client.workflows.start({ agentId: 'agent-r', title: 'Race', script: `return await task({ title: 'Facts', prompt: 'Facts.', result: ${JSON.stringify(FACTS)} });` });
     await plane.client.advances.runNext({ workerId: 'w' });
@@ -46,6 +46,7 @@ describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) =>
       },
     };
     const events: WorkerTaskEvent[] = [];
+    const turnEvents: AgentEvent[] = [];
     const ended = await runClaimedTask({
       client,
       task,
@@ -56,12 +57,17 @@ describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) =>
       emit: (event) => {
         if (event.type !== 'worker.error') events.push(event);
       },
+      onTurnEvent: (_task, event) => turnEvents.push(event),
     });
 
     expect(heardFinish).toBe(true);
     expect(ended).toBe('task.succeeded');
     expect(events.map((event) => event.type)).toEqual(['task.succeeded']);
     expect(events[0]).toMatchObject({ task: { id: task.id, status: 'succeeded', result: { facts: ['a', 'b'] } } });
+    // The heartbeat's news waited for the submission, which turned out to be what ended the claim: no abort at all, so
+    // the call and the turn end as they should (its transcript shows the result accepted, not an aborted call).
+    expect(turnEvents.find((event) => event.type === 'activity.completed')).toMatchObject({ toolName: 'submit_result', status: 'success' });
+    expect(turnEvents.at(-1)).toMatchObject({ type: 'turn.completed' });
     await plane.client.advances.runNext({ workerId: 'w' });
     expect(await plane.client.workflows.get({ agentId: 'agent-r', workflowId: workflow.id })).toMatchObject({ status: 'succeeded', result: { facts: ['a', 'b'] } });
   });

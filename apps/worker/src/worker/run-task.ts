@@ -98,7 +98,10 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
         ...(task.resume === undefined ? {} : { resume: { state: task.resume.runState as AgentRunState, decisions: task.resume.decisions } }),
         ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
         ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
-        // The task succeeded: its finish (which a waiting heartbeat hears at once) must not abort the turn as "lost".
+        // A waiting heartbeat hears at once that the task finished when its result is stored, before the call's output
+        // reaches the turn: that must not abort the turn as "lost". The abort waits for each submission, and an
+        // accepted one stops the watcher.
+        onSubmission: (stored) => lease.defer(stored),
         onResultAccepted: () => lease.stop(),
         onEvent: (event: AgentEvent) => {
           recorder?.record(event);
