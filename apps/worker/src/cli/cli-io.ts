@@ -1,4 +1,5 @@
 import { createLineReader, type LineReader } from './line-reader.js';
+import { stdioOutput } from './stdio-output.js';
 
 /** A stream the CLI writes to. */
 export interface CliOutput {
@@ -27,13 +28,25 @@ export interface CliIO {
   readLine?(signal?: AbortSignal): Promise<string | undefined>;
 }
 
-/** The real process's streams, environment, SIGINT and SIGTERM. */
-export function processIO(): CliIO {
+/** The real process's streams, environment, SIGINT and SIGTERM; `flush` waits until what was printed is out. */
+export function processIO(): CliIO & { flush(done: () => void): void } {
   // One line reader for the process's whole life (made at the first question): answers typed ahead are kept.
   let stdinLines: LineReader | undefined;
+  // A reader that goes away (`ankole run … | head`) is not an error worth a stack trace.
+  const stdoutStream = () => {
+    if (process.stdout.listenerCount('error') === 0) {
+      process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EPIPE') process.exit(0);
+        throw error;
+      });
+    }
+    return process.stdout;
+  };
+  const stdout = stdioOutput(1, stdoutStream, () => process.exit(0));
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr: stdioOutput(2, () => process.stderr),
+    flush: (done) => stdout.flush(done),
     env: process.env,
     cwd: process.cwd(),
     onInterrupt(handler) {
