@@ -29,7 +29,8 @@ const runsFlag = argv.indexOf('--runs');
 const RUNS = runsFlag !== -1 ? Number(argv[runsFlag + 1]) : argv.includes('--quick') ? 3 : 9;
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs takes a positive whole number of rounds.');
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/ankole.cjs');
+// ANKOLE_BENCH_CLI: another build's entry file, to compare builds on the same machine at the same moment.
+const CLI = path.resolve(process.env.ANKOLE_BENCH_CLI || path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist/ankole.cjs'));
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (bash scripts/pnpm.sh exec turbo run build --filter=@core/worker...).`);
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
