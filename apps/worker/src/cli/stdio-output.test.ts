@@ -21,7 +21,7 @@ describe('stdioOutput', () => {
     const file = path.join(scratch, 'out.txt');
     const fd = openSync(file, 'w');
     try {
-      const output = stdioOutput(fd as 1, noStream);
+      const output = stdioOutput(fd, noStream);
       expect(output.isTTY).toBe(false);
       expect(output.columns).toBeUndefined();
       const big = 'x'.repeat(200_000);
@@ -44,7 +44,7 @@ describe('stdioOutput', () => {
         made += 1;
         return { write: (text: string) => written.push(text) > 0, isTTY: true, columns: 91 } as unknown as NodeJS.WriteStream;
       };
-      const output = stdioOutput(fd as 1, stream);
+      const output = stdioOutput(fd, stream);
       expect(made).toBe(0);
       output.write('hello');
       expect(output.isTTY).toBe(true);
@@ -70,7 +70,7 @@ describe('stdioOutput', () => {
     execFileSync('mkfifo', [fifo]);
     const fd = openSync(fifo, 'r+');
     try {
-      expect(stdioOutput(fd as 1, noStream).isTTY).toBe(false);
+      expect(stdioOutput(fd, noStream).isTTY).toBe(false);
       expect(require.resolve('pkg/other.js')).toBe(path.join(real, 'other.js'));
     } finally {
       closeSync(fd);

@@ -14,7 +14,7 @@ export interface StdioOutput extends CliOutput {
  * A terminal, anything else, or a descriptor that would block (`EAGAIN`) goes through Node's own stream, made at
  * its first use (`stream()`). A reader that went away (`EPIPE`) calls `onBrokenPipe` (default: the text is dropped).
  */
-export function stdioOutput(fd: 1 | 2, stream: () => NodeJS.WriteStream, onBrokenPipe: () => void = () => {}): StdioOutput {
+export function stdioOutput(fd: number, stream: () => NodeJS.WriteStream, onBrokenPipe: () => void = () => {}): StdioOutput {
   let direct: boolean | undefined;
   const isDirect = () => (direct ??= plainDescriptor(fd));
   let brokenPipe = false;
