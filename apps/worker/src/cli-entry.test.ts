@@ -24,4 +24,13 @@ describe("the CLI's entry files", () => {
     expect(viaBin.stdout).toMatch(/^Usage: ankole <command>/);
     expect(viaOldPath.stdout).toBe(viaBin.stdout);
   });
+
+  it("the repository README's alias runs the built command, as written from the repository root", async () => {
+    const repository = path.resolve(root, '../..');
+    const readme = await readFile(path.join(repository, 'README.md'), 'utf8');
+    const alias = /^alias ankole="(.+?)"/m.exec(readme)?.[1];
+    expect(alias).toBe('node $PWD/apps/worker/dist/ankole.cjs');
+    const { stdout } = await run('sh', ['-c', `${alias!} --help`], { cwd: repository, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ANKOLE_COMPILE_CACHE: 'off' } });
+    expect(stdout).toMatch(/^Usage: ankole <command>/);
+  });
 });
