@@ -8,11 +8,11 @@ import {
   type TestModelServer,
 } from '@core/testkit';
 import { z } from 'zod';
-import type { AgentEvent } from '../agent-events.js';
-import { defineWorkerTool } from '../define-worker-tool.js';
-import type { ResponseInputItem } from '../model-gateway.js';
-import { createOpenAIResponsesGateway, type OpenAIResponsesGatewayOptions } from '../openai-responses-gateway.js';
-import type { ExecutionMode } from '../worker-agent-tool.js';
+import type { AgentEvent } from '../loop/agent-events.js';
+import { defineWorkerTool } from '../tool/define-worker-tool.js';
+import type { ResponseInputItem } from '../gateway/model-gateway.js';
+import { createOpenAIResponsesGateway, type OpenAIResponsesGatewayOptions } from '../gateway/openai-responses-gateway.js';
+import type { ExecutionMode } from '../tool/worker-agent-tool.js';
 
 /** The official OpenAPI description, when it is beside the checkout (the testkit's own description is always checked). */
 const official = officialOpenapiDocument();
