@@ -49,6 +49,9 @@ export type { FunctionToolParam, NamespaceToolParam, ToolSearchToolParam } from 
 export { agentToolMap, toolKey } from './agent-tool-map.js';
 
 export { validateToolArguments } from './validate-tool-arguments.js';
+export { createBoundedRegExpEngine, PATTERN_TIME_LIMIT_MS } from './bounded-regexp.js';
+export type { BoundedRegExp, BoundedRegExpEngine } from './bounded-regexp.js';
+export { compileLinearPattern, createLinearRegExpEngine, MAX_LINEAR_PATTERN_CHARS, toLinearPattern } from './linear-regexp.js';
 export type { ValidationResult } from './validate-tool-arguments.js';
 export type { ArgumentRepair } from './argument-repair.js';
 
