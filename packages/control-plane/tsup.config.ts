@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts'],
+  // sandbox-worker.js is the entry of the sandbox threads (loaded by path, through the package's exports).
+  entry: ['src/index.ts', 'src/testing.ts', 'src/sandbox-worker.ts'],
   format: ['esm'],
-  dts: true,
+  dts: { entry: ['src/index.ts', 'src/testing.ts'] },
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -4,10 +4,11 @@ import type { AdvanceApi, AdvanceReport, WorkflowLogLine, WorkflowStatus } from 
 import type { WorkflowEngineOptions } from './workflow-engine.js';
 import { workflowInputSchemas } from './workflow-input-schemas.js';
 import { journaledTask, type TaskRow, type WorkflowRow } from './workflow-records.js';
-import { runWorkflowScript, type ScriptRun } from './workflow-sandbox.js';
+import type { ScriptRun } from './workflow-sandbox.js';
 import {
   cancelUnfinishedTasks,
   claimAdvance,
+  releaseAdvance,
   failWorkflow,
   finishAdvance,
   insertTasks,
@@ -15,9 +16,9 @@ import {
   type AdvanceResult,
 } from './workflow-transitions.js';
 
-/** The worker half of advances: claim the next due one, replay the script in this process, store what it did. */
+/** The worker half of advances: claim the next due one, replay the script in a sandbox thread, store what it did. */
 export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
-  const { driver, schema, limits, sandbox, schemas } = options;
+  const { driver, schema, limits, sandbox } = options;
   const tables = { schema };
 
   /** Stores a finished workflow's consequences: its unfinished tasks cancelled, its agent told (when asked). */
@@ -63,17 +64,33 @@ export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
         return report(failed?.status ?? 'failed', 0);
       }
 
-      const module = await sandbox.get();
-      const run: ScriptRun = runWorkflowScript(module, {
+      const ran = await sandbox.run({
         script: row.script,
         input: row.input,
         seed: Number(row.seed),
         startTime: new Date(row.created_at).getTime(),
         journal: tasks.map(journaledTask),
         limits,
-        schemas,
       });
-      if (run.moduleBroken) sandbox.discard(module);
+      if (ran.kind === 'busy') {
+        // The machine was too busy to give the run its CPU time: the advance is released to run again, until the
+        // last attempt, which fails the workflow.
+        const outcome = await driver.transaction(async (transaction) => {
+          if (row.advance_attempts < limits.maxAdvanceAttempts) return (await releaseAdvance(transaction, tables, row.id, row.advance_token!)) ? 'released' : 'lost';
+          const finished = await failWorkflow(transaction, tables, row.id, `${ran.error} It was tried ${row.advance_attempts} times; the workflow is not advanced again.`);
+          if (finished !== undefined) await afterFinish(transaction, finished);
+          return finished?.status ?? 'lost';
+        });
+        if (outcome === 'released') return report('running', 0);
+        if (outcome !== 'lost') return report(outcome, 0);
+        const { rows } = await driver.query<{ status: WorkflowStatus }>(`SELECT status FROM ${schema}.workflow WHERE id = $1`, [row.id]);
+        return report(rows[0]?.status ?? 'cancelled', 0);
+      }
+      // A run the pool cut (its CPU time, or its thread failed) fails the workflow; its log stays as it was.
+      const run: ScriptRun =
+        ran.kind === 'ran'
+          ? ran.run
+          : { outcome: { kind: 'failed', error: ran.error }, newTasks: [], log: row.log.map((line) => line.text), moduleBroken: false };
 
       const result: AdvanceResult = {
         status: run.outcome.kind === 'waiting' ? 'running' : run.outcome.kind === 'returned' ? 'succeeded' : 'failed',

@@ -64,6 +64,11 @@ export interface ControlPlaneOptions {
   onError?: (error: unknown) => void;
   /** The workflow engine's limits (sandbox memory and CPU time, caps, task and advance leases); see `WorkflowLimits`. */
   workflowLimits?: Partial<WorkflowLimits>;
+  /**
+   * How many worker threads run workflow scripts (advances and syntax checks), each one script at a time (default 2;
+   * started on first use). The control plane's own thread never runs a script.
+   */
+  sandboxThreads?: number;
   /** The size bounds of each turn transcript (default `DEFAULT_TRANSCRIPT_LIMITS`: 1 MiB, strings of 8 000 characters). */
   transcriptLimits?: Partial<TranscriptLimits>;
 }
@@ -127,6 +132,15 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
   const turnQueue = queue;
 
   const workflowLimits = { ...DEFAULT_WORKFLOW_LIMITS, ...options.workflowLimits };
+  let engine: ReturnType<typeof createWorkflowEngine>;
+  try {
+    engine = createWorkflowEngine({ driver, schema, queue: turnQueue, limits: workflowLimits, sandboxThreads: options.sandboxThreads });
+  } catch (error) {
+    await turnQueue.stop().catch(() => {});
+    if (ownsDriver) await driver.close().catch(() => {});
+    throw error;
+  }
+  const { close: closeEngine, ...workflowSurfaces } = engine;
   // Long polls (claims and heartbeats with `waitMs`) wait on the database's change notifications (migration 8).
   const feed = createChangeFeed({ driver, schema, onError });
   const client: ControlPlaneClient = withLongPolls(Object.freeze({
@@ -138,7 +152,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     }),
     jobs: createJobApi({ driver, schema, queue: turnQueue, maxUnfinishedPerAgent: options.maxUnfinishedJobsPerAgent ?? 20 }),
     work: createWorkApi({ driver, schema, queue: turnQueue }),
-    ...createWorkflowEngine({ driver, schema, queue: turnQueue, limits: workflowLimits }),
+    ...workflowSurfaces,
     brain: createBrainApi({ driver, schema }),
     approvals: createApprovalApi({ driver, schema, queue: turnQueue }),
     transcripts: createTranscriptApi({ driver, schema, limits: { ...DEFAULT_TRANSCRIPT_LIMITS, ...options.transcriptLimits } }),
@@ -173,6 +187,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
       if (closed) return;
       closed = true;
       await Promise.all(duties.map((duty) => duty.stop()));
+      await closeEngine();
       await feed.close();
       await turnQueue.stop();
       if (ownsDriver) await driver.close();

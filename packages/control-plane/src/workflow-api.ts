@@ -5,7 +5,6 @@ import type { WorkflowApi, WorkflowDetails, JsonValue } from './workflow-client.
 import type { WorkflowEngineOptions } from './workflow-engine.js';
 import { workflowInputSchemas as schemas } from './workflow-input-schemas.js';
 import { workflowDetails, workflowRecord, type TaskRow, type WorkflowRow } from './workflow-records.js';
-import { checkWorkflowScript } from './workflow-sandbox.js';
 import { cancelUnfinishedTasks, cancelWorkflow, countRunningWorkflows, insertWorkflow, queueFinishNotice } from './workflow-transitions.js';
 
 /** The agent-facing half of the workflow engine: start, get, list, cancel. */
@@ -38,15 +37,9 @@ export function createWorkflowApi(options: WorkflowEngineOptions): WorkflowApi {
           field: 'input',
         });
       }
-      const module = await sandbox.get();
-      let problem: string | undefined;
-      try {
-        problem = checkWorkflowScript(module, parsed.script, limits);
-      } catch (error) {
-        // A host-level failure inside QuickJS (the parser exhausting Node's stack): the module is replaced.
-        sandbox.discard(module);
-        problem = error instanceof RangeError ? 'the script nests too deeply to compile (stack overflow)' : `the sandbox failed: ${(error as Error).message}`;
-      }
+      // Compiled in a sandbox thread (a parser exhausting its stack, or a script that takes too long to compile, never
+      // touches this thread).
+      const problem = await sandbox.check(parsed.script, limits);
       if (problem !== undefined) {
         throw new ControlPlaneInputError('script_invalid', `The workflow script does not compile: ${problem}.`, { field: 'script' });
       }

@@ -1,12 +1,13 @@
 import { createAdvanceApi } from './advance-api.js';
 import { createClosedSchemaChecker, type ClosedSchemaChecker } from './closed-result-schema.js';
 import { createResultValidator, type ResultSchemaValidator } from './result-validator.js';
-import { createSandboxModule, type SandboxModule } from './sandbox-module.js';
+import { CPU_CUT_MARGIN_MS, createSandboxPool, type SandboxPool } from './sandbox-pool.js';
 import type { SqlDriver } from './sql-driver.js';
 import { createTaskWorkApi } from './task-work-api.js';
 import type { TurnQueue } from './turn-queue.js';
 import { createWorkflowApi } from './workflow-api.js';
 import type { AdvanceApi, TaskWorkApi, WorkflowApi } from './workflow-client.js';
+import { ControlPlaneInputError } from './errors.js';
 import { checkWorkflowLimits, type WorkflowLimits } from './workflow-limits.js';
 
 /** What the workflow engine's APIs share. */
@@ -16,33 +17,47 @@ export interface WorkflowEngineOptions {
   /** The turn queue, for the background job that reports a finished workflow to its agent. */
   queue: TurnQueue;
   limits: WorkflowLimits;
-  /** The QuickJS module (loaded once per control plane, on first use). */
-  sandbox: SandboxModule;
+  /** The sandbox threads that run workflow scripts (started on first use). */
+  sandbox: SandboxPool;
   /** Ajv, for result schemas and submitted results. */
   validator: ResultSchemaValidator;
   /** Checks (and remembers) `task()` result schemas. */
   schemas: ClosedSchemaChecker;
 }
 
-/** The three client surfaces of the workflow engine. */
+/** The three client surfaces of the workflow engine, and its sandbox threads. */
 export interface WorkflowEngine {
   workflows: WorkflowApi;
   tasks: TaskWorkApi;
   advances: AdvanceApi;
+  /** Terminates the sandbox threads (a run in progress ends as cut). */
+  close(): Promise<void>;
 }
 
 /**
- * Creates the workflow engine's client surfaces on one database, with one QuickJS module and one Ajv between them.
- * @throws ControlPlaneInputError (`options_invalid`) for bad limits.
+ * Creates the workflow engine's client surfaces on one database, with one pool of sandbox threads (`sandboxThreads`,
+ * default 2) and one Ajv between them.
+ * @throws ControlPlaneInputError (`options_invalid`) for bad limits or a bad thread count.
  */
-export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'driver' | 'schema' | 'queue' | 'limits'>): WorkflowEngine {
+export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'driver' | 'schema' | 'queue' | 'limits'> & { sandboxThreads?: number }): WorkflowEngine {
   const validator = createResultValidator();
+  const limits = checkWorkflowLimits({ ...options.limits });
+  const threads = options.sandboxThreads ?? 2;
+  if (!(Number.isInteger(threads) && threads > 0)) {
+    throw new ControlPlaneInputError('options_invalid', `sandboxThreads must be a positive whole number, got ${String(threads)}.`, { field: 'sandboxThreads' });
+  }
+  // The wall-clock backstop of a run: four times its CPU time, and at least half the advance lease, so a busy machine
+  // (another process taking the cores) rarely cuts a run short; a cut run is tried again (maxAdvanceAttempts).
+  const wallLimitMs = Math.max(4 * limits.cpuTimeLimitMs + CPU_CUT_MARGIN_MS, (limits.advanceLeaseSeconds * 1000) / 2);
+  const sandbox = createSandboxPool({ threads, limits, wallLimitMs });
   const shared: WorkflowEngineOptions = {
-    ...options,
-    limits: checkWorkflowLimits({ ...options.limits }),
-    sandbox: createSandboxModule(),
+    driver: options.driver,
+    schema: options.schema,
+    queue: options.queue,
+    limits,
+    sandbox,
     validator,
     schemas: createClosedSchemaChecker(validator),
   };
-  return { workflows: createWorkflowApi(shared), tasks: createTaskWorkApi(shared), advances: createAdvanceApi(shared) };
+  return { workflows: createWorkflowApi(shared), tasks: createTaskWorkApi(shared), advances: createAdvanceApi(shared), close: () => sandbox.close() };
 }

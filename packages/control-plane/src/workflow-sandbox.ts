@@ -2,6 +2,8 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import type { ClosedSchemaChecker } from './closed-result-schema.js';
 import type { JsonObject, JsonValue, TaskRecord } from './workflow-client.js';
 import type { WorkflowLimits } from './workflow-limits.js';
+import { boundText, checkJsonDepth } from './bound-text.js';
+import { currentThreadId, threadCpuTimeMs } from './thread-cpu-time.js';
 import { WORKFLOW_SCRIPT_PRELUDE, wrapWorkflowScript } from './workflow-script-prelude.js';
 
 /** A `task()` call the journal holds, with its outcome so far. */
@@ -48,6 +50,36 @@ export interface ScriptRunInput {
 const FILE_NAME = 'workflow.js';
 const MAX_TITLE = 200;
 const MAX_PROMPT = 20_000;
+/** Longest `task()` argument, as JSON text (characters). */
+export const MAX_TASK_ARGUMENT_CHARS = 512 * 1024;
+/** Longest error text a run reports (the rest is cut, with a marker saying how much). */
+export const MAX_ERROR_CHARS = 8000;
+/** Deepest nesting of a script's return value (arrays and objects). */
+export const MAX_RESULT_DEPTH = 64;
+
+/**
+ * An interrupt handler for QuickJS that stops a run once it used `limitMs` of this thread's CPU time: it reads the
+ * clock on each call and, once `limitMs` of wall-clock time passed, the thread's CPU time (Linux; elsewhere the
+ * wall-clock time counts), so a busy machine does not cut a script short. Calls `onLimit` when it stops the run.
+ */
+function cpuDeadline(limitMs: number, onLimit: () => void = () => {}): () => boolean {
+  const threadId = currentThreadId();
+  const cpuAtStart = threadId === undefined ? undefined : threadCpuTimeMs(threadId);
+  let nextLook = Date.now() + limitMs;
+  return () => {
+    const now = Date.now();
+    if (now <= nextLook) return false;
+    const cpu = threadId === undefined || cpuAtStart === undefined ? undefined : threadCpuTimeMs(threadId);
+    const used = cpu === undefined ? Number.POSITIVE_INFINITY : cpu - cpuAtStart!;
+    if (used > limitMs) {
+      onLimit();
+      return true;
+    }
+    // Look again when the rest of the budget could be used up (at least 10 ms on: the clock's resolution).
+    nextLook = now + Math.max(10, limitMs - used);
+    return false;
+  };
+}
 
 /**
  * Checks that a workflow script compiles, in a fresh QuickJS runtime. Returns `undefined` when it does, else the
@@ -58,8 +90,7 @@ export function checkWorkflowScript(module: QuickJSWASMModule, script: string, l
   try {
     runtime.setMemoryLimit(limits.memoryLimitBytes);
     runtime.setMaxStackSize(limits.stackLimitBytes);
-    const deadline = Date.now() + limits.cpuTimeLimitMs;
-    runtime.setInterruptHandler(() => Date.now() > deadline);
+    runtime.setInterruptHandler(cpuDeadline(limits.cpuTimeLimitMs));
     const context = runtime.newContext();
     try {
       const result = context.evalCode(wrapWorkflowScript(script), FILE_NAME, { type: 'global', compileOnly: true });
@@ -100,7 +131,9 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
   let nextSequence = 0;
   let fatal: string | undefined;
   let deadlineHit = false;
-  const deadline = Date.now() + limits.cpuTimeLimitMs;
+  const overCpu = cpuDeadline(limits.cpuTimeLimitMs, () => {
+    deadlineHit = true;
+  });
 
   const stop = (message: string): void => {
     fatal ??= message;
@@ -108,6 +141,9 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
 
   const onTask = (json: string): string => {
     if (fatal !== undefined) return JSON.stringify({ error: 'the workflow is stopping' });
+    if (json.length > MAX_TASK_ARGUMENT_CHARS) {
+      return JSON.stringify({ error: `task() takes at most ${MAX_TASK_ARGUMENT_CHARS} characters of JSON (title, prompt and result schema); this call has ${json.length}.` });
+    }
     const spec = JSON.parse(json) as unknown;
     const problem = checkTaskSpec(spec, run.schemas);
     if (problem !== undefined) return JSON.stringify({ error: problem });
@@ -157,14 +193,7 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     runtime = module.newRuntime();
     runtime.setMemoryLimit(limits.memoryLimitBytes);
     runtime.setMaxStackSize(limits.stackLimitBytes);
-    runtime.setInterruptHandler(() => {
-      if (fatal !== undefined) return true;
-      if (Date.now() > deadline) {
-        deadlineHit = true;
-        return true;
-      }
-      return false;
-    });
+    runtime.setInterruptHandler(() => fatal !== undefined || deadlineHit || overCpu());
     context = runtime.newContext();
     const vm = context;
     const settled = (result: ReturnType<QuickJSContext['evalCode']>): QuickJSHandle => {
@@ -239,10 +268,16 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
       } else {
         const text = vm.getString(json.value);
         json.value.dispose();
-        outcome =
-          Buffer.byteLength(text) > limits.maxJsonBytes
-            ? { kind: 'failed', error: `The script's return value is ${Buffer.byteLength(text)} bytes of JSON; at most ${limits.maxJsonBytes} are allowed.` }
-            : { kind: 'returned', result: JSON.parse(text) as JsonValue };
+        if (Buffer.byteLength(text) > limits.maxJsonBytes) {
+          outcome = { kind: 'failed', error: `The script's return value is ${Buffer.byteLength(text)} bytes of JSON; at most ${limits.maxJsonBytes} are allowed.` };
+        } else {
+          const result = JSON.parse(text) as JsonValue;
+          const tooDeep = checkJsonDepth(result, MAX_RESULT_DEPTH);
+          outcome =
+            tooDeep === undefined
+              ? { kind: 'returned', result }
+              : { kind: 'failed', error: `The script's return value nests deeper than ${MAX_RESULT_DEPTH} levels of arrays and objects (at ${tooDeep}); return flatter data.` };
+        }
       }
     } else if (state?.type === 'rejected') {
       outcome = { kind: 'failed', error: explain(describeError(state.error), limits) };
@@ -269,16 +304,21 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
         : stackOverflow
           ? 'The script nested too deeply (stack overflow).'
           : `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`;
-    return { outcome: { kind: 'failed', error: deadlineHit ? cpuLimit(limits.cpuTimeLimitMs).error : message }, newTasks: [], log, moduleBroken: !(error instanceof SandboxStartError) };
+    return { outcome: bounded({ kind: 'failed', error: deadlineHit ? cpuLimit(limits.cpuTimeLimitMs).error : message }), newTasks: [], log, moduleBroken: !(error instanceof SandboxStartError) };
   }
   try {
     for (const handle of handles.reverse()) if (handle.alive) handle.dispose();
     context?.dispose();
     runtime?.dispose();
   } catch {
-    return { outcome, newTasks, log, moduleBroken: true };
+    return { outcome: bounded(outcome), newTasks, log, moduleBroken: true };
   }
-  return { outcome, newTasks, log, moduleBroken: false };
+  return { outcome: bounded(outcome), newTasks, log, moduleBroken: false };
+}
+
+/** A failed outcome's error cut to `MAX_ERROR_CHARS`, with a marker. */
+function bounded(outcome: ScriptOutcome): ScriptOutcome {
+  return outcome.kind === 'failed' ? { kind: 'failed', error: boundText(outcome.error, MAX_ERROR_CHARS) } : outcome;
 }
 
 class SandboxStartError extends Error {}

@@ -14,6 +14,7 @@ export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, 
   const LocalPromise = Promise;
   const LocalError = Error;
   const LocalTypeError = TypeError;
+  const LocalString = String;
   const settlers = new Map();
   const settlerGet = settlers.get.bind(settlers);
   const settlerSet = settlers.set.bind(settlers);
@@ -42,13 +43,25 @@ export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, 
   delete globalThis.WeakRef;
   delete globalThis.FinalizationRegistry;
 
+  // Always a string, whatever the value (a getter that throws, a toString that returns an object, a Symbol).
+  function asText(value) {
+    try {
+      const text = LocalString(value);
+      return typeof text === 'string' ? text : 'a value that cannot be shown as text';
+    } catch (problem) {
+      return 'a value that cannot be shown as text';
+    }
+  }
   function describe(error) {
     try {
-      if (error instanceof Error) {
-        const name = String(error.name);
-        return name === 'Error' || name === '' ? String(error.message) : name + ': ' + String(error.message);
+      if (error instanceof LocalError) {
+        const name = asText(error.name);
+        const message = asText(error.message);
+        return name === 'Error' || name === '' ? message : name + ': ' + message;
       }
-      return typeof error === 'string' ? error : String(stringify(error) ?? error);
+      if (typeof error === 'string') return error;
+      const json = stringify(error);
+      return typeof json === 'string' ? json : asText(error);
     } catch (problem) {
       return 'an error that cannot be described';
     }
@@ -57,9 +70,9 @@ export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, 
     if (typeof part === 'string') return part;
     try {
       const json = stringify(part);
-      return json === undefined ? String(part) : json;
+      return typeof json === 'string' ? json : asText(part);
     } catch (problem) {
-      return String(part);
+      return asText(part);
     }
   }
   function task(spec) {
@@ -76,7 +89,9 @@ export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, 
     });
   }
   function log(...parts) {
-    hostLog(parts.map(text).join(' '));
+    let line = '';
+    for (let index = 0; index < parts.length; index += 1) line += (index === 0 ? '' : ' ') + text(parts[index]);
+    hostLog(line);
   }
   function settle(sequence, ok, payload, finishedAt) {
     const settler = settlerGet(sequence);

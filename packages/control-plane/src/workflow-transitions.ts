@@ -60,6 +60,19 @@ export async function claimAdvance(executor: SqlExecutor, { schema }: Tables, le
   return rows[0];
 }
 
+/**
+ * claimed → due again: gives up this advance's claim (its run could not finish: a busy machine), keeping its attempt
+ * counted. Returns whether this advance still held the claim.
+ */
+export async function releaseAdvance(executor: SqlExecutor, { schema }: Tables, workflowId: string, token: string): Promise<boolean> {
+  const { rows } = await executor.query(
+    `UPDATE ${schema}.workflow SET advance_token = NULL, advance_claimed_at = NULL, updated_at = now()
+     WHERE id = $1 AND advance_token = $2 AND status = 'running' RETURNING id`,
+    [workflowId, token],
+  );
+  return rows.length > 0;
+}
+
 /** What an advance stores. */
 export interface AdvanceResult {
   status: 'running' | 'succeeded' | 'failed';

@@ -51,6 +51,9 @@ export { agentToolMap, toolKey } from './tool/agent-tool-map.js';
 export { validateToolArguments } from './validation/validate-tool-arguments.js';
 export type { ValidationResult } from './validation/validate-tool-arguments.js';
 export type { ArgumentRepair } from './repair/argument-repair.js';
+export { createBoundedRegExpEngine, PATTERN_TIME_LIMIT_MS } from './validation/bounded-regexp.js';
+export type { BoundedRegExp, BoundedRegExpEngine } from './validation/bounded-regexp.js';
+export { compileLinearPattern, createLinearRegExpEngine, MAX_LINEAR_PATTERN_CHARS, toLinearPattern } from './validation/linear-regexp.js';
 
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, dispatchToolCalls } from './dispatch/dispatch-tool-calls.js';
 export { declinedMessage } from './dispatch/dispatch-tool-calls.js';

@@ -313,14 +313,15 @@ export function acceptsNull(schema: JSONValue | undefined, root: JSONObject, see
   return type === undefined && !('anyOf' in schema) && !('oneOf' in schema) && !('allOf' in schema) && !('not' in schema) && !isJSONObject(schema['properties']);
 }
 
-/** Resolves a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`, or any `#/...` JSON pointer) against `root`. */
+/** Resolves a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`, or any `#/...` JSON pointer) against `root`, through own properties only. */
 export function resolveRef(ref: string, root: JSONObject): JSONObject | undefined {
   if (ref === '#') return root;
   if (!ref.startsWith('#/')) return undefined;
   let current: JSONValue | undefined = root;
   for (const raw of ref.slice(2).split('/')) {
     const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isJSONObject(current)) return undefined;
+    // Own properties only: "#/__proto__" or "#/constructor" names nothing in the schema.
+    if (!isJSONObject(current) || !Object.hasOwn(current, key)) return undefined;
     current = current[key];
   }
   return isJSONObject(current) ? current : undefined;
