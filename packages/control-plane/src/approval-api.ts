@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalApi, ApprovalDecisionRecord, ApprovalRecord, ApprovedCallOutput, HeldCall, JobRecord } from './control-plane-client.js';
 import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
 import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
+import { leaseConflict } from './lease-conflict.js';
 import { isoTime, jobRecord, type JobRow } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import type { TurnQueue } from './turn-queue.js';
@@ -141,7 +142,8 @@ export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
 /**
  * Pauses a running job for approval (see `WorkApi.hold`): one transaction that moves the job to
  * `awaiting_approval` with its run state, adds a pending approval per held call, and takes the entry out of the
- * turn queue. Returns the job as stored.
+ * turn queue. Returns the job as stored (its holder asking again: unchanged).
+ * @throws ControlPlaneConflictError (`lease_lost`) for any other lease.
  */
 export async function holdJob(
   options: ApprovalApiOptions,
@@ -153,7 +155,7 @@ export async function holdJob(
   return driver.transaction(async (transaction) => {
     if (isUuid(leaseToken)) {
       const { rows } = await transaction.query<JobRow>(
-        `UPDATE ${schema}.job SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL, lease_token = NULL,
+        `UPDATE ${schema}.job SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL,
            heartbeat_at = NULL, updated_at = now()
          WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
         [jobId, leaseToken, JSON.stringify(runState)],
@@ -166,13 +168,17 @@ export async function holdJob(
     }
     const { rows } = await transaction.query<JobRow>(`SELECT * FROM ${schema}.job WHERE id = $1`, [jobId]);
     if (rows[0] === undefined) throw new ControlPlaneNotFoundError('job', jobId);
+    const lost = leaseConflict({ kind: 'job', id: jobId, title: rows[0].title }, rows[0], leaseToken);
+    if (lost !== undefined) throw lost;
     return jobRecord(rows[0]);
   });
 }
 
 /**
  * Pauses a running workflow task for approval (see `TaskWorkApi.hold`): one transaction that moves the task to
- * `awaiting_approval` with its run state and adds a pending approval per held call. Returns the task as stored.
+ * `awaiting_approval` with its run state and adds a pending approval per held call. Returns the task as stored (its
+ * holder asking again: unchanged).
+ * @throws ControlPlaneConflictError (`lease_lost`) for any other lease.
  */
 export async function holdTask(
   options: Pick<ApprovalApiOptions, 'driver' | 'schema'>,
@@ -184,7 +190,7 @@ export async function holdTask(
   return driver.transaction(async (transaction) => {
     if (isUuid(leaseToken)) {
       const { rows } = await transaction.query<TaskRow>(
-        `UPDATE ${schema}.task SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL, lease_token = NULL,
+        `UPDATE ${schema}.task SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL,
            heartbeat_at = NULL, updated_at = now()
          WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
         [taskId, leaseToken, JSON.stringify(runState)],
@@ -196,6 +202,8 @@ export async function holdTask(
     }
     const { rows } = await transaction.query<TaskRow>(`SELECT * FROM ${schema}.task WHERE id = $1`, [taskId]);
     if (rows[0] === undefined) throw new ControlPlaneNotFoundError('task', taskId);
+    const lost = leaseConflict({ kind: 'task', id: taskId, title: rows[0].title }, rows[0], leaseToken);
+    if (lost !== undefined) throw lost;
     return taskRecord(rows[0]);
   });
 }

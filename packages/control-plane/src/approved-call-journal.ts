@@ -1,6 +1,7 @@
 import { ownerColumn, type ApprovalOwner } from './approval-api.js';
 import type { ApprovedCallOutput, ApprovedCallStart } from './control-plane-client.js';
 import { isUuid } from './input-schemas.js';
+import { leaseLost, sameLease } from './lease-conflict.js';
 import type { SqlDriver } from './sql-driver.js';
 
 /*
@@ -39,18 +40,33 @@ export async function startApprovedCall(
   });
 }
 
-/** started → output recorded (once; kept even when the lease was lost meanwhile: the call did run). */
+/**
+ * started → output recorded, by the lease the call was started under only (kept even when that lease was lost
+ * meanwhile: the call did run). Once: the same lease again gets `{ recorded: false }`, as does a call that is not an
+ * approved one of this job or task.
+ * @throws ControlPlaneConflictError (`lease_lost`) for any other lease, or a call never started: nothing is recorded.
+ */
 export async function finishApprovedCall(
   driver: SqlDriver,
   schema: string,
-  input: { owner: ApprovalOwner; callId: string; output: ApprovedCallOutput },
+  input: { owner: ApprovalOwner; leaseToken: string; callId: string; output: ApprovedCallOutput },
 ): Promise<{ recorded: boolean }> {
-  const { owner, callId, output } = input;
+  const { owner, leaseToken, callId, output } = input;
   if (!isUuid(owner.id)) return { recorded: false };
-  const { rows } = await driver.query<{ id: string }>(
-    `UPDATE ${schema}.approval SET output = $3::jsonb
-     WHERE ${ownerColumn(owner)} = $1 AND call_id = $2 AND status = 'approved' AND started_at IS NOT NULL AND output IS NULL RETURNING id`,
-    [owner.id, callId, JSON.stringify(output)],
-  );
-  return { recorded: rows.length === 1 };
+  return driver.transaction(async (transaction) => {
+    const { rows } = await transaction.query<{ started_by: string | null; output: unknown }>(
+      `SELECT started_by, output FROM ${schema}.approval WHERE ${ownerColumn(owner)} = $1 AND call_id = $2 AND status = 'approved' FOR UPDATE`,
+      [owner.id, callId],
+    );
+    const call = rows[0];
+    if (call === undefined) return { recorded: false };
+    if (!sameLease(call.started_by, leaseToken)) throw leaseLost(owner);
+    if (call.output !== null) return { recorded: false };
+    await transaction.query(`UPDATE ${schema}.approval SET output = $3::jsonb WHERE ${ownerColumn(owner)} = $1 AND call_id = $2`, [
+      owner.id,
+      callId,
+      JSON.stringify(output),
+    ]);
+    return { recorded: true };
+  });
 }

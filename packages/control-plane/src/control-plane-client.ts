@@ -231,16 +231,27 @@ export interface WorkApi {
    * cancelled, finished or taken over, answering as soon as it is: a cancel reaches the worker at once.
    */
   heartbeat(input: { jobId: string; leaseToken: string; waitMs?: number | undefined }, options?: CallOptions): Promise<HeartbeatResult>;
-  /** Stores the final answer: `succeeded` (unless cancelled meanwhile). Returns the job as stored. */
+  /**
+   * Stores the final answer: `succeeded` (unless cancelled meanwhile). Returns the job as stored (as it is when the
+   * same lease asks again).
+   * @throws ControlPlaneConflictError `lease_lost` when the lease is not the job's (wrong, expired, taken over): nothing changes.
+   */
   complete(input: { jobId: string; leaseToken: string; finalAnswer: string }): Promise<JobRecord>;
-  /** Stores the failure: `failed` (unless cancelled meanwhile); not retried. Returns the job as stored. */
+  /**
+   * Stores the failure: `failed` (unless cancelled meanwhile); not retried. Returns the job as stored.
+   * @throws ControlPlaneConflictError `lease_lost` as `complete`.
+   */
   fail(input: { jobId: string; leaseToken: string; error: string }): Promise<JobRecord>;
-  /** Hands a running job back to the queue unfinished (graceful shutdown): another worker runs it. */
+  /**
+   * Hands a running job back to the queue unfinished (graceful shutdown): another worker runs it.
+   * @throws ControlPlaneConflictError `lease_lost` as `complete`.
+   */
   release(input: { jobId: string; leaseToken: string }): Promise<JobRecord>;
   /**
    * Pauses a running job whose turn holds calls for approval: stores its run state and one pending approval per
    * held call; the job becomes `awaiting_approval` and leaves the worker. Returns the job as stored (unchanged when
-   * the lease is no longer this worker's, or the job was cancelled).
+   * the job was cancelled).
+   * @throws ControlPlaneConflictError `lease_lost` as `complete`.
    */
   hold(input: { jobId: string; leaseToken: string; runState: unknown; calls: HeldCall[] }): Promise<JobRecord>;
   /**
@@ -250,7 +261,12 @@ export interface WorkApi {
    * `started` without one (then the worker tells the model the call was interrupted).
    */
   startApprovedCall(input: ApprovedCallRef): Promise<ApprovedCallStart>;
-  /** Journals what a started approved call returned (kept even if the lease was lost meanwhile: the call did run). */
+  /**
+   * Journals what a started approved call returned, once (`recorded: false` when already recorded, or for a call that
+   * is not approved): only under the lease the call was started with (kept even if that lease was lost meanwhile:
+   * the call did run).
+   * @throws ControlPlaneConflictError `lease_lost` for any other lease: nothing is recorded.
+   */
   finishApprovedCall(input: ApprovedCallRef & { output: ApprovedCallOutput }): Promise<{ recorded: boolean }>;
 }
 

@@ -163,7 +163,7 @@ describe.each(['postgres', 'pglite'] as const)(`createControlPlane on %s (${clie
       const taken = await waitFor(async () => (await client.work.claim({ workerId: 'w2' })) ?? undefined, 20_000, 'the expired claim');
       expect(taken).toMatchObject({ id: job.id, workerId: 'w2', attempts: 2 });
       expect(await client.work.heartbeat({ jobId: job.id, leaseToken: lost!.leaseToken })).toEqual({ keepRunning: false, status: 'running' });
-      expect(await client.work.complete({ jobId: job.id, leaseToken: lost!.leaseToken, finalAnswer: 'stale' })).toMatchObject({ status: 'running' });
+      await expect(client.work.complete({ jobId: job.id, leaseToken: lost!.leaseToken, finalAnswer: 'stale' })).rejects.toMatchObject({ code: 'lease_lost' });
       expect(await client.work.complete({ jobId: job.id, leaseToken: taken.leaseToken, finalAnswer: 'fresh' })).toMatchObject({
         status: 'succeeded',
         finalAnswer: 'fresh',
@@ -213,12 +213,15 @@ describe.each(['postgres', 'pglite'] as const)(`createControlPlane on %s (${clie
     it('marks a job failed once its worker vanished and every attempt was used', async () => {
       const { client } = await open({ leaseSeconds: 1, maxAttempts: 1, maintenanceIntervalSeconds: 1, background: true, timerIntervalMs: 200 });
       const job = await client.jobs.start({ agentId: 'a', prompt: 'p' });
-      expect(await client.work.claim({ workerId: 'vanishing' })).toMatchObject({ id: job.id });
+      const vanished = (await client.work.claim({ workerId: 'vanishing' }))!;
+      expect(vanished).toMatchObject({ id: job.id });
       const failed = await waitFor(async () => {
         const stored = await client.jobs.get({ agentId: 'a', jobId: job.id });
         return stored.status === 'failed' ? stored : undefined;
       }, 25_000, 'the abandoned job to fail');
       expect(failed.error).toBe('The worker running this job stopped responding and every attempt (1) was used.');
+      // Its lease ran out: a late answer from that worker is refused.
+      await expect(client.work.complete({ jobId: job.id, leaseToken: vanished.leaseToken, finalAnswer: 'late' })).rejects.toMatchObject({ code: 'lease_lost' });
       expect(await client.work.claim({ workerId: 'w2' })).toBeNull();
     }, 40_000);
 

@@ -36,14 +36,20 @@ export class ControlPlaneNotFoundError extends UsageError {
 }
 
 /**
- * A request that came too late or from the wrong party: a task result submitted without the task's lease
- * (`lease_lost`), after an accepted one (`already_submitted`), or for a task that is no longer running
+ * A request that came too late or from the wrong party (HTTP 409): a write under a lease that is not the job's or
+ * task's current one, or an approved call's output under another lease than the one it started under (`lease_lost`:
+ * see lease-conflict.ts); a result after an accepted one (`already_submitted`), or for a task that is no longer running
  * (`task_not_running`: cancelled or failed). Retrying the same call cannot succeed; `code` is stable.
  */
 export class ControlPlaneConflictError extends UsageError {
   constructor(code: 'lease_lost' | 'already_submitted' | 'task_not_running', message: string, options: AnkoleErrorOptions = {}) {
     super(code, message, options);
   }
+}
+
+/** Whether `error` is the 409 `lease_lost`: the caller's lease is not the job's or task's current one (stop working on it). */
+export function isLeaseLost(error: unknown): error is ControlPlaneConflictError {
+  return error instanceof ControlPlaneConflictError && error.code === 'lease_lost';
 }
 
 /** The database or the queue failed, or the control plane is misconfigured or closed. */

@@ -57,7 +57,8 @@ export async function fireDueSchedules(options: FireDueSchedulesOptions): Promis
 
 /**
  * Marks as failed the jobs whose worker stopped heartbeating and that the queue gave up on
- * (every attempt used). Returns how many it marked.
+ * (every attempt used), clearing the lease (a late write by that worker is refused as `lease_lost`). Returns how many
+ * it marked.
  */
 export async function failAbandonedJobs(options: { driver: SqlDriver; schema: string; queue: TurnQueue; leaseSeconds: number }): Promise<number> {
   const { driver, schema, queue } = options;
@@ -68,7 +69,7 @@ export async function failAbandonedJobs(options: { driver: SqlDriver; schema: st
   const failed = await queue.failedAmong(rows.map((row) => row.id));
   if (failed.length === 0) return 0;
   const result = await driver.query(
-    `UPDATE ${schema}.job SET status = 'failed', finished_at = now(), updated_at = now(),
+    `UPDATE ${schema}.job SET status = 'failed', lease_token = NULL, finished_at = now(), updated_at = now(),
        error = 'The worker running this job stopped responding and every attempt (' || attempts || ') was used.'
      WHERE id = ANY($1::uuid[]) AND status = 'running'`,
     [failed],

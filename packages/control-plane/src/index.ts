@@ -34,7 +34,7 @@ export type {
   StartJobInput,
   WorkApi,
 } from './control-plane-client.js';
-export { ControlPlaneConflictError, ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError, ControlPlaneOutputError } from './errors.js';
+export { ControlPlaneConflictError, ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError, ControlPlaneOutputError, isLeaseLost } from './errors.js';
 export { parseOutput } from './parse-output.js';
 export { RECORD_SCHEMAS } from './record-schemas.js';
 export { createHttpControlPlaneClient } from './http-control-plane-client.js';

@@ -3,6 +3,7 @@ import { holdTask, resumeOf } from './approval-api.js';
 import { finishApprovedCall, startApprovedCall } from './approved-call-journal.js';
 import { ControlPlaneConflictError, ControlPlaneNotFoundError } from './errors.js';
 import { isUuid, parseInput } from './input-schemas.js';
+import { leaseConflict, leaseLost, sameLease } from './lease-conflict.js';
 import type { SqlExecutor } from './sql-driver.js';
 import type { JsonObject, TaskRecord, TaskWorkApi } from './workflow-client.js';
 import type { WorkflowEngineOptions } from './workflow-engine.js';
@@ -40,7 +41,7 @@ export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
     driver.transaction(async (transaction) => {
       const row = isUuid(leaseToken) ? await settleTask(transaction, tables, { taskId, leaseToken, status, result, error }) : undefined;
       if (row !== undefined) return row;
-      throw conflict(await read(transaction, taskId), leaseToken);
+      throw conflict(taskId, await read(transaction, taskId), leaseToken);
     });
 
   return {
@@ -68,7 +69,7 @@ export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
     async submit(input) {
       const { taskId, leaseToken, result } = parseInput(schemas.submitTask, input, 'tasks.submit');
       const row = await read(driver, taskId);
-      if (row.status !== 'running' || row.lease_token !== leaseToken) throw conflict(row, leaseToken);
+      if (row.status !== 'running' || !sameLease(row.lease_token, leaseToken)) throw conflict(taskId, row, leaseToken);
       let text: string | undefined;
       try {
         text = JSON.stringify(result);
@@ -98,8 +99,12 @@ export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
 
     async release(input): Promise<TaskRecord> {
       const { taskId, leaseToken } = parseInput(schemas.taskLease, input, 'tasks.release');
-      const row = isUuid(taskId) && isUuid(leaseToken) ? await releaseTask(driver, tables, taskId, leaseToken) : undefined;
-      return taskRecord(row ?? (await read(driver, taskId)));
+      const released = isUuid(taskId) && isUuid(leaseToken) ? await releaseTask(driver, tables, taskId, leaseToken) : undefined;
+      if (released !== undefined) return taskRecord(released);
+      const row = await read(driver, taskId);
+      const lost = leaseConflict({ kind: 'task', id: taskId, title: row.title }, row, leaseToken);
+      if (lost !== undefined) throw lost;
+      return taskRecord(row);
     },
 
     hold: (input) => holdTask(options, input),
@@ -110,16 +115,18 @@ export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
     },
 
     async finishApprovedCall(input) {
-      const { taskId, callId, output } = parseInput(schemas.approvedTaskCallOutput, input, 'tasks.finishApprovedCall');
-      return finishApprovedCall(driver, schema, { owner: { kind: 'task', id: taskId }, callId, output });
+      const { taskId, leaseToken, callId, output } = parseInput(schemas.approvedTaskCallOutput, input, 'tasks.finishApprovedCall');
+      return finishApprovedCall(driver, schema, { owner: { kind: 'task', id: taskId }, leaseToken, callId, output });
     },
   };
 }
 
 class Skipped extends Error {}
 
-/** Why a task cannot be settled under this lease. */
-function conflict(row: TaskRow, leaseToken: string): ControlPlaneConflictError {
+/** Why a task cannot be settled under this lease: another lease first, then the task's state. */
+function conflict(taskId: string, row: TaskRow, leaseToken: string): ControlPlaneConflictError {
+  const lost = leaseConflict({ kind: 'task', id: taskId, title: row.title }, row, leaseToken);
+  if (lost !== undefined) return lost;
   if (row.status === 'succeeded') {
     return new ControlPlaneConflictError('already_submitted', `Task "${row.title}" already has an accepted result; it cannot be submitted again.`);
   }
@@ -129,8 +136,6 @@ function conflict(row: TaskRow, leaseToken: string): ControlPlaneConflictError {
       `Task "${row.title}" was ${row.status === 'cancelled' ? 'cancelled' : 'failed'}; nothing more can be submitted for it. Stop working on it.`,
     );
   }
-  return new ControlPlaneConflictError(
-    'lease_lost',
-    `This worker does not hold task "${row.title}"${row.lease_token !== null && row.lease_token !== leaseToken ? ' (its lease expired and another worker took it over)' : ''}; stop working on it.`,
-  );
+  // Released or paused by this worker: it holds the task no longer.
+  return leaseLost({ kind: 'task', id: taskId, title: row.title });
 }

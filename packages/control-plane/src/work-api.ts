@@ -5,7 +5,8 @@ import { finishApprovedCall, startApprovedCall } from './approved-call-journal.j
 import { ControlPlaneNotFoundError } from './errors.js';
 import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
 import { jobRecord, type JobRow } from './records.js';
-import type { SqlDriver } from './sql-driver.js';
+import { leaseConflict } from './lease-conflict.js';
+import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import type { TurnQueue } from './turn-queue.js';
 
 /** What the work API needs. */
@@ -19,9 +20,9 @@ export interface WorkApiOptions {
 export function createWorkApi(options: WorkApiOptions): WorkApi {
   const { driver, schema, queue } = options;
 
-  const read = async (jobId: string): Promise<JobRow> => {
+  const read = async (jobId: string, executor: SqlExecutor = driver): Promise<JobRow> => {
     if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
-    const { rows } = await driver.query<JobRow>(`SELECT * FROM ${schema}.job WHERE id = $1`, [jobId]);
+    const { rows } = await executor.query<JobRow>(`SELECT * FROM ${schema}.job WHERE id = $1`, [jobId]);
     if (rows[0] === undefined) throw new ControlPlaneNotFoundError('job', jobId);
     return rows[0];
   };
@@ -40,11 +41,12 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
           return jobRecord(rows[0]);
         }
       }
-      const { rows } = await transaction.query<JobRow>(`SELECT * FROM ${schema}.job WHERE id = $1`, [jobId]);
-      if (rows[0] === undefined) throw new ControlPlaneNotFoundError('job', jobId);
-      // Cancelled meanwhile: settle the queue entry if this worker still holds the claim (not if another worker took it over).
-      if (rows[0].lease_token === leaseToken) await queue.complete(jobId, { status: rows[0].status }, transaction);
-      return jobRecord(rows[0]);
+      const row = await read(jobId, transaction);
+      const lost = leaseConflict({ kind: 'job', id: jobId, title: row.title }, row, leaseToken);
+      if (lost !== undefined) throw lost;
+      // Cancelled while it ran: settle the queue entry this worker's claim still holds.
+      if (row.status === 'cancelled') await queue.complete(jobId, { status: row.status }, transaction);
+      return jobRecord(row);
     });
   };
 
@@ -107,7 +109,7 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
       const { jobId, leaseToken } = parseInput(inputSchemas.lease, input, 'work.release');
       if (isUuid(jobId) && isUuid(leaseToken)) {
         const { rows } = await driver.query<JobRow>(
-          `UPDATE ${schema}.job SET status = 'queued', worker_id = NULL, lease_token = NULL, heartbeat_at = NULL, updated_at = now()
+          `UPDATE ${schema}.job SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, updated_at = now()
            WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
           [jobId, leaseToken],
         );
@@ -116,7 +118,10 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
           return jobRecord(rows[0]);
         }
       }
-      return jobRecord(await read(jobId));
+      const row = await read(jobId);
+      const lost = leaseConflict({ kind: 'job', id: jobId, title: row.title }, row, leaseToken);
+      if (lost !== undefined) throw lost;
+      return jobRecord(row);
     },
 
     hold: (input) => holdJob(options, input),
@@ -127,8 +132,8 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
     },
 
     async finishApprovedCall(input) {
-      const { jobId, callId, output } = parseInput(inputSchemas.approvedCallOutput, input, 'work.finishApprovedCall');
-      return finishApprovedCall(driver, schema, { owner: { kind: 'job', id: jobId }, callId, output });
+      const { jobId, leaseToken, callId, output } = parseInput(inputSchemas.approvedCallOutput, input, 'work.finishApprovedCall');
+      return finishApprovedCall(driver, schema, { owner: { kind: 'job', id: jobId }, leaseToken, callId, output });
     },
   };
 }

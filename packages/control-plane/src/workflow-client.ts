@@ -144,16 +144,21 @@ export interface TaskWorkApi {
   submit(input: { taskId: string; leaseToken: string; result: unknown }): Promise<SubmitTaskResultOutcome>;
   /**
    * Fails the task (the script's `task()` promise rejects with `error`) and queues the workflow's next advance.
-   * @throws ControlPlaneConflictError `lease_lost`; a task already finished or cancelled is returned unchanged.
+   * @throws ControlPlaneConflictError `lease_lost` (wrong, expired or taken-over lease); a task this lease already
+   *   finished, or that was cancelled, is returned unchanged.
    */
   fail(input: { taskId: string; leaseToken: string; error: string }): Promise<TaskRecord>;
-  /** Hands a running task back to the queue unfinished (graceful shutdown): another worker runs it. */
+  /**
+   * Hands a running task back to the queue unfinished (graceful shutdown): another worker runs it.
+   * @throws ControlPlaneConflictError `lease_lost` when the lease is not the task's (wrong, expired, taken over).
+   */
   release(input: { taskId: string; leaseToken: string }): Promise<TaskRecord>;
   /**
    * Pauses a running task whose turn holds calls for approval (like `work.hold`): its run state and one pending
    * approval per held call are stored, the task becomes `awaiting_approval` (its workflow waits) and leaves the worker;
    * once every held call is decided (`approvals.decide`) it is queued again and any worker resumes it. Returns the task
-   * as stored (unchanged when this worker no longer holds it).
+   * as stored (unchanged when cancelled meanwhile).
+   * @throws ControlPlaneConflictError `lease_lost` when the lease is not the task's (wrong, expired, taken over).
    */
   hold(input: { taskId: string; leaseToken: string; runState: unknown; calls: HeldCall[] }): Promise<TaskRecord>;
   /** Journals the start of an approved call of a resumed task (see `WorkApi.startApprovedCall`). */

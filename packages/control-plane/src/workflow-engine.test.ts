@@ -195,6 +195,8 @@ describe.each(['postgres', 'pglite'] as const)(`workflows on %s (${clientTranspo
     await expect(client.tasks.submit({ taskId: first.id, leaseToken: first.leaseToken, result: { text: 'stale' } })).rejects.toMatchObject({ code: 'lease_lost' });
     await new Promise((resolve) => setTimeout(resolve, 1300));
     expect(await client.tasks.claim({ workerId: 'w3' })).toBeNull();
+    // Failed once its lease ran out with no attempt left: that worker's late answer is refused.
+    await expect(client.tasks.fail({ taskId: first.id, leaseToken: second.leaseToken, error: 'late' })).rejects.toMatchObject({ code: 'lease_lost' });
     await advanceAll(plane);
     expect(await client.workflows.get({ agentId: 'a', workflowId: started.id })).toMatchObject({
       status: 'succeeded',

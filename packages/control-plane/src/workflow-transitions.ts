@@ -5,6 +5,7 @@
  *   workflow: running → succeeded | failed (an advance finishes it) | cancelled (cancelWorkflow)
  *             advance: due (advance_requested > advance_done) → claimed (advance_token) → done | re-claimable after the lease
  *   task:     queued → running (claimTask) → succeeded | failed (settleTask) ; running → queued (releaseTask);
+ *             (a task keeps the lease token of the claim that settled, released or paused it: see lease-conflict.ts)
  *             running past its lease → running again for another worker (claimTask) or failed (expireTask);
  *             running → awaiting_approval (holdTask, approval-api.ts) → queued once every held call is decided;
  *             queued | running | awaiting_approval → cancelled (cancelUnfinishedTasks), its pending approvals too
@@ -243,7 +244,7 @@ export async function settleTask(
   );
   if (bumped[0] === undefined) return undefined;
   const { rows } = await executor.query<TaskRow>(
-    `UPDATE ${schema}.task SET status = $3, result = $4::json, error = $5, settled_order = $6, lease_token = NULL, finished_at = now(), updated_at = now()
+    `UPDATE ${schema}.task SET status = $3, result = $4::json, error = $5, settled_order = $6, finished_at = now(), updated_at = now()
      WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
     [settle.taskId, settle.leaseToken, settle.status, settle.result === null ? null : JSON.stringify(settle.result), settle.error, bumped[0].settled_count],
   );
@@ -253,7 +254,7 @@ export async function settleTask(
 /** running → queued, by the claim's holder (graceful hand-back). */
 export async function releaseTask(executor: SqlExecutor, { schema }: Tables, taskId: string, leaseToken: string): Promise<TaskRow | undefined> {
   const { rows } = await executor.query<TaskRow>(
-    `UPDATE ${schema}.task SET status = 'queued', worker_id = NULL, lease_token = NULL, heartbeat_at = NULL, updated_at = now()
+    `UPDATE ${schema}.task SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, updated_at = now()
      WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
     [taskId, leaseToken],
   );

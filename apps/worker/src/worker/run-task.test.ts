@@ -71,4 +71,36 @@ describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) =>
     await plane.client.advances.runNext({ workerId: 'w' });
     expect(await plane.client.workflows.get({ agentId: 'agent-r', workflowId: workflow.id })).toMatchObject({ status: 'succeeded', result: { facts: ['a', 'b'] } });
   });
+
+  it('reports a task whose failure the control plane refuses as lease_lost as lost, not as an error', async () => {
+    const plane = await planes.open();
+    await plane.client.workflows.start({ agentId: 'agent-l', title: 'Lost', script: `return await task({ title: 'Facts', prompt: 'Facts.', result: ${JSON.stringify(FACTS)} });` });
+    await plane.client.advances.runNext({ workerId: 'w' });
+    const task = (await plane.client.tasks.claim({ workerId: 'w' }))!;
+    // The turn cannot run (its context fails) and, before its failure is stored, another worker's claim replaces the lease.
+    const client: ControlPlaneClient = {
+      ...plane.client,
+      tasks: {
+        ...plane.client.tasks,
+        async fail(input) {
+          await plane.driver.query(`UPDATE ${plane.schema}.task SET lease_token = gen_random_uuid(), worker_id = 'w2' WHERE id = $1`, [input.taskId]);
+          return plane.client.tasks.fail(input);
+        },
+      },
+    };
+    const events: Array<WorkerTaskEvent | { type: 'worker.error'; error: unknown }> = [];
+    const ended = await runClaimedTask({
+      client,
+      task,
+      gateway: createOpenAIResponsesGateway({ baseURL: 'http://127.0.0.1:9', apiKey: 'test', model: 'test-model', maxRetries: 0 }),
+      hardStop: new AbortController().signal,
+      context: () => {
+        throw new Error('no home for this agent');
+      },
+      emit: (event) => events.push(event),
+    });
+    expect(ended).toBe('task.lost');
+    expect(events.map((event) => event.type)).toEqual(['task.lost']);
+    expect((await plane.client.workflows.get({ agentId: 'agent-l', workflowId: task.workflowId })).tasks[0]).toMatchObject({ status: 'running', workerId: 'w2' });
+  });
 });

@@ -1,4 +1,4 @@
-import { watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane';
+import { isLeaseLost, watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane';
 import { AnkoleError, type AgentEvent, type AgentRunState, type ModelGateway } from '@core/runtime';
 import type { WebProfile } from '@core/tools-web';
 import { runTaskTurn, type TaskTurnResult } from '../task-turn.js';
@@ -155,7 +155,8 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
     emit({ type: 'task.lost', task });
     return 'task.lost';
   } catch (error) {
-    emit({ type: 'worker.error', error });
+    // A 409 lease_lost: another worker holds the task now (nothing of this turn was stored). Anything else: a failure.
+    emit(isLeaseLost(error) ? { type: 'task.lost', task } : { type: 'worker.error', error });
     return 'task.lost';
   } finally {
     lease.stop();

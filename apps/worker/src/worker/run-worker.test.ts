@@ -126,6 +126,28 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
     expect(await plane.client.jobs.get({ agentId: 'c', jobId: job.id })).toMatchObject({ status: 'cancelled', finalAnswer: null });
   });
 
+  it('reports a job whose result the control plane refuses as lease_lost as lost, not as an error', async () => {
+    const plane = await open();
+    const job = await plane.client.jobs.start({ agentId: 'e', prompt: 'taken over' });
+    // Between the turn's end and its result, the lease runs out and another worker's claim replaces it.
+    const client = {
+      ...plane.client,
+      work: {
+        ...plane.client.work,
+        async complete(input: Parameters<ControlPlane['client']['work']['complete']>[0]) {
+          await plane.driver.query(`UPDATE ${plane.schema}.job SET lease_token = gen_random_uuid(), worker_id = 'w2' WHERE id = $1`, [input.jobId]);
+          return plane.client.work.complete(input);
+        },
+      },
+    };
+    const worker = start({ ...plane, client });
+    await until(() => (worker.events.some((event) => event.type === 'job.lost') ? true : undefined), 'the job to be lost');
+    worker.stop();
+    expect(await worker.done).toMatchObject({ lost: 1, succeeded: 0 });
+    expect(worker.events.filter((event) => event.type === 'worker.error')).toEqual([]);
+    expect(await plane.client.jobs.get({ agentId: 'e', jobId: job.id })).toMatchObject({ status: 'running', workerId: 'w2', finalAnswer: null });
+  });
+
   it('hands a running job back on shutdown, and another worker finishes it', async () => {
     const plane = await open();
     const job = await plane.client.jobs.start({ agentId: 'd', prompt: 'hang a little' });

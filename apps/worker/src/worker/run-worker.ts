@@ -1,4 +1,4 @@
-import { watchJobLease, type AdvanceReport, type ClaimedJob, type ClaimedTask, type ControlPlaneClient, type JobRecord } from '@core/control-plane';
+import { isLeaseLost, watchJobLease, type AdvanceReport, type ClaimedJob, type ClaimedTask, type ControlPlaneClient, type JobRecord } from '@core/control-plane';
 import type { AgentEvent, AgentRunState, ModelGateway } from '@core/runtime';
 import { runTextTurn } from '../text-turn.js';
 import type { TextTurnContext } from '../turn-context.js';
@@ -18,7 +18,7 @@ export type WorkerEvent =
   | { type: 'job.released'; job: JobRecord }
   /** Its turn held calls for a person's approval: paused in the control plane (`ankole approvals`), the slot freed. */
   | { type: 'job.awaiting_approval'; job: JobRecord; calls: number; durationMs: number }
-  /** Another worker holds it now (this worker's claim expired): the turn was aborted, nothing stored. */
+  /** Another worker holds it now (this worker's claim expired, or the control plane refused its result as `lease_lost`): nothing stored. */
   | { type: 'job.lost'; job: ClaimedJob }
   /** Workflow task turns (see `runClaimedTask`). */
   | WorkerTaskEvent
@@ -223,8 +223,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
         emit({ type: 'job.failed', job: stored, error, durationMs });
       }
     } catch (error) {
-      // Storing the result failed (database unreachable): the claim expires and another worker retries the job.
-      emit({ type: 'worker.error', error });
+      if (isLeaseLost(error)) {
+        // The control plane refused the result (409 lease_lost): the lease ran out and another worker holds the job now.
+        summary.lost += 1;
+        emit({ type: 'job.lost', job });
+      } else {
+        // Storing the result failed (database unreachable): the claim expires and another worker retries the job.
+        emit({ type: 'worker.error', error });
+      }
     } finally {
       lease.stop();
       await recorder?.close();
