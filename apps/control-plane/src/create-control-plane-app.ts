@@ -37,7 +37,8 @@ export interface ControlPlaneAppOptions {
   maxInFlightPerToken?: number | undefined;
   /**
    * Wrong or missing tokens answered 401 per remote address: `wrongTokenRatePerSecond` a second on average (default 5),
-   * bursts of `wrongTokenBurst` (default 20); past that 429 `rate_limited`, without looking the token up.
+   * bursts of `wrongTokenBurst` (default 20); past that 429 `rate_limited` (logged once until the budget is back).
+   * A right token from the same address is still answered.
    */
   wrongTokenRatePerSecond?: number | undefined;
   wrongTokenBurst?: number | undefined;
@@ -90,15 +91,13 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const app = new Hono<ControlPlaneAppEnv>();
 
-  /** A client error: answered with its code and message, logged as one line. */
-  const refuse = (c: Context<ControlPlaneAppEnv>, status: 400 | 401 | 403 | 404 | 413 | 429, kind: string, code: string, message: string, field?: string) => {
-    log(`[control-plane] request ${c.get('requestId')} ${c.req.method} ${c.req.path} → ${status} ${code}: ${message}`);
+  /** A client error: answered with its code and message, logged as one line (unless `logged` is false). */
+  const refuse = (c: Context<ControlPlaneAppEnv>, status: 400 | 401 | 403 | 404 | 413 | 429, kind: string, code: string, message: string, field?: string, logged = true) => {
+    if (logged) log(`[control-plane] request ${c.get('requestId')} ${c.req.method} ${c.req.path} → ${status} ${code}: ${message}`);
     return c.json({ error: { kind, code, message, ...(field === undefined ? {} : { field }), requestId: c.get('requestId') } }, status);
   };
-  const tooManyWrongTokens = (c: Context<ControlPlaneAppEnv>, waitMs: number) => {
-    c.header('retry-after', String(Math.ceil(waitMs / 1000)));
-    return refuse(c, 429, 'limit', 'rate_limited', `Too many requests with a wrong or missing token from this address; retry in ${waitMs} ms.`);
-  };
+  /** The remote addresses whose wrong tokens are answered 429 now (their first 429 was logged). */
+  const throttled = new Set<string>();
 
   app.use('*', async (c, next) => {
     c.set('requestId', randomUUID());
@@ -144,14 +143,20 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
 
   app.post('/v1/:api/:method', async (c) => {
     const token = c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    // Wrong tokens are limited per remote address, before the lookup: guessing costs the guesser, not the database.
-    const address = remoteAddress(c);
-    const guessWaitMs = wrongTokens.wait(address);
-    if (guessWaitMs > 0) return tooManyWrongTokens(c, guessWaitMs);
     const principal = await options.authenticate(token);
     if (principal === undefined) {
+      // Wrong tokens are answered 401 up to a budget per remote address, then 429 (logged once until the budget is
+      // back). A right token is never refused for what others at its address sent (behind a proxy they all share one).
+      const address = remoteAddress(c);
       const waitMs = wrongTokens.take(address);
-      if (waitMs > 0) return tooManyWrongTokens(c, waitMs);
+      if (waitMs > 0) {
+        c.header('retry-after', String(Math.ceil(waitMs / 1000)));
+        const first = !throttled.has(address);
+        if (throttled.size >= 10_000) throttled.clear();
+        throttled.add(address);
+        return refuse(c, 429, 'limit', 'rate_limited', `Too many requests with a wrong or missing token from this address; retry in ${waitMs} ms.`, undefined, first);
+      }
+      throttled.delete(address);
       return refuse(c, 401, 'auth', 'unauthorized', token === undefined ? 'A bearer token is required (Authorization: Bearer <token>; see `ankole tokens create`).' : 'The bearer token is unknown or revoked.');
     }
     c.set('principal', principal);

@@ -2,8 +2,6 @@
 export interface RateLimiter {
   /** `0` when the request may go (and it is counted), else the ms until it may. */
   take(key: string): number;
-  /** `0` when a request from `key` could go now, else the ms until it could; counts nothing. */
-  wait(key: string): number;
 }
 
 /** `perSecond` requests a second on average per key, with bursts of up to `burst`. */
@@ -28,9 +26,6 @@ export function createRateLimiter(options: { perSecond: number; burst: number; n
         return 0;
       }
       return waitFor(bucket.tokens);
-    },
-    wait(key) {
-      return buckets.has(key) ? waitFor(refill(key).tokens) : 0;
     },
   };
 }
