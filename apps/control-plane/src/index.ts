@@ -4,6 +4,7 @@ export { createControlPlaneApp } from './create-control-plane-app.js';
 export type { ControlPlaneAppEnv, ControlPlaneAppOptions } from './create-control-plane-app.js';
 export { controlPlaneOpenApi } from './openapi-document.js';
 export { createRateLimiter } from './rate-limiter.js';
+export { DEFAULT_RPC_BODY_BYTES, MAX_RPC_BODY_BYTES, RPC_BODY_LIMITS, rpcBodyLimit } from './rpc-body-limits.js';
 export type { RateLimiter } from './rate-limiter.js';
 export { serveControlPlane } from './serve-control-plane.js';
 export type { ControlPlaneServer, ServeControlPlaneOptions } from './serve-control-plane.js';

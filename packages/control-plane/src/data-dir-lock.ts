@@ -15,7 +15,8 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const lockPath = `${dataDir}.lock`;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      const handle = await open(lockPath, 'wx');
+      // 0600: the umask can only take bits away.
+      const handle = await open(lockPath, 'wx', 0o600);
       await handle.writeFile(String(process.pid));
       await handle.close();
       return { release: () => rm(lockPath, { force: true }) };

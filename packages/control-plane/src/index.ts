@@ -35,7 +35,8 @@ export type {
   WorkApi,
 } from './control-plane-client.js';
 export { ControlPlaneConflictError, ControlPlaneFailure, ControlPlaneInputError, ControlPlaneNotFoundError, ControlPlaneOutputError, isLeaseLost } from './errors.js';
-export { parseOutput } from './parse-output.js';
+export { outputPath, parseOutput } from './parse-output.js';
+export { findTooDeep, MAX_INPUT_DEPTH, MAX_OUTPUT_DEPTH } from './json-depth.js';
 export { RECORD_SCHEMAS } from './record-schemas.js';
 export { createHttpControlPlaneClient } from './http-control-plane-client.js';
 export type { HttpControlPlaneClient, HttpControlPlaneClientOptions } from './http-control-plane-client.js';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ControlPlaneInputError } from './errors.js';
+import { findTooDeep, MAX_INPUT_DEPTH } from './json-depth.js';
+import { outputPath } from './parse-output.js';
 
 const agentId = z.string().trim().min(1, 'agentId must not be empty').max(200);
 const id = z.string().trim().min(1).max(100);
@@ -69,9 +71,18 @@ export const inputSchemas = {
 
 /**
  * Parses an RPC payload.
- * @throws ControlPlaneInputError (`input_invalid`) naming each wrong field.
+ * @throws ControlPlaneInputError `input_too_deep` (objects and arrays nested deeper than `MAX_INPUT_DEPTH`, 64 levels,
+ *   naming the path of the first one), else `input_invalid` naming each wrong field.
  */
 export function parseInput<TSchema extends z.ZodType>(schema: TSchema, input: unknown, operation: string): z.output<TSchema> {
+  const tooDeep = findTooDeep(input, MAX_INPUT_DEPTH);
+  if (tooDeep !== undefined) {
+    throw new ControlPlaneInputError(
+      'input_too_deep',
+      `Invalid input to ${operation}: ${outputPath(tooDeep)} nests objects and arrays deeper than ${MAX_INPUT_DEPTH} levels; flatten it (or send it as a JSON string).`,
+      { field: tooDeep.join('.') || undefined },
+    );
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`);

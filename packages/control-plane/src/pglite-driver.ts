@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
+import { makePrivateFolder, makeTreePrivate } from './private-folder.js';
 import type { SqlDriver, SqlExecutor, SqlResult } from './sql-driver.js';
 
 /** Options of `createPGliteDriver`. */
@@ -16,14 +16,16 @@ interface PGliteLike {
 /**
  * A `SqlDriver` on embedded PGlite (PostgreSQL compiled to WASM, in this process). One process
  * at a time may open a data folder (a `<dataDir>.lock` file holds it); use a PostgreSQL server to
- * share a database between processes.
+ * share a database between processes. The folder is made private whatever the umask: 0700 (so are the folders
+ * created above it), its files 0600 once opened (files PGlite adds later sit inside the 0700 folder), the lock 0600.
  * @throws ControlPlaneFailure (`database_in_use`) when another running process has the folder open.
  */
 export async function createPGliteDriver(options: PGliteDriverOptions = {}): Promise<SqlDriver> {
   const { PGlite } = await import('@electric-sql/pglite');
   let lock: DataDirLock | undefined;
   if (options.dataDir !== undefined) {
-    await mkdir(options.dataDir, { recursive: true });
+    // Prompts, transcripts and Brain pages live here: the folder (and the folders made above it) 0700, its files 0600.
+    await makePrivateFolder(options.dataDir);
     lock = await lockDataDir(options.dataDir);
   }
   let database;
@@ -32,6 +34,14 @@ export async function createPGliteDriver(options: PGliteDriverOptions = {}): Pro
   } catch (error) {
     await lock?.release();
     throw error;
+  }
+  if (options.dataDir !== undefined) {
+    const opened = database;
+    await makeTreePrivate(options.dataDir).catch(async (error: unknown) => {
+      await opened.close();
+      await lock?.release();
+      throw error;
+    });
   }
   let closed = false;
 
