@@ -74,6 +74,20 @@ export type {
   ResponseOutputItem,
   TextDeltaSource,
 } from './model-gateway.js';
+export type { CompactedHistory, CompactRequest } from './model-gateway.js';
+export { contextWindowOf, DEFAULT_COMPACTION_TARGET, DEFAULT_COMPACTION_THRESHOLD, DEFAULT_CONTEXT_WINDOW } from './context/context-window.js';
+export type { ContextOptions } from './context/context-manager.js';
+export { chainCompactors } from './context/context-compactor.js';
+export type { CompactionRequest, CompactionResult, ContextCompactor } from './context/context-compactor.js';
+export { serverCompactor } from './context/server-compactor.js';
+export { localCompactor } from './context/local-compactor.js';
+export type { LocalCompactorOptions } from './context/local-compactor.js';
+export { summarizeWithModel } from './context/summarize-with-model.js';
+export type { SummarizeWithModelOptions } from './context/summarize-with-model.js';
+export { defaultCompactor } from './context/default-compactor.js';
+export { ContextWindowError, isContextLengthExceeded } from './context/context-window-error.js';
+export { estimateTokens } from './context/estimate-tokens.js';
+export { recentTailStart } from './context/recent-tail.js';
 export { expandParallelWrapper, parallelWrapperOutput } from './expand-parallel-wrapper.js';
 export type { ParallelWrapper } from './expand-parallel-wrapper.js';
 export { unhandledCall } from './answer-unhandled-calls.js';

@@ -16,8 +16,9 @@ export function inputItems(input: unknown): Item[] {
 
 function userMessage(item: Item): Item | undefined {
   if (item.role !== 'user' || (item.type !== undefined && item.type !== 'message')) return undefined;
-  const content = typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content;
-  return { type: 'message', role: 'user', content };
+  // The content as it was sent: a string stays a string (a part list would make the message ambiguous between the
+  // API's EasyInputMessage and InputMessage when it is sent back).
+  return { type: 'message', role: 'user', content: item.content };
 }
 
 /**
@@ -33,7 +34,7 @@ export function compactionItem(items: readonly Item[]): { type: 'compaction' } &
 
 /**
  * What `POST /v1/responses/compact` answers for a context: every user message of it (as `message` items with
- * `input_text` parts, in order), then one `compaction` item standing for the whole context. An earlier
+ * content as sent, in order), then one `compaction` item standing for the whole context. An earlier
  * `compaction` item is folded into the new one.
  */
 export function compactItems(items: readonly Item[]): Item[] {
