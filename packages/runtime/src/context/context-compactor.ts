@@ -10,6 +10,12 @@ export interface CompactionRequest {
   items: readonly ResponseInputItem[];
   /** Set when the history before `items` is stored on the server under this response (`previous_response_id` mode). */
   previousResponseId?: string;
+  /**
+   * With `previousResponseId`: the most recent step as the loop holds it (the last response's items and the outputs of
+   * its calls, which the model has not seen yet), when it has it. A compactor may append it after the compacted chain
+   * so the model sees those outputs whole.
+   */
+  recentStep?: readonly ResponseInputItem[];
   instructions?: string;
   /** The model's input window, in tokens. */
   window: number;

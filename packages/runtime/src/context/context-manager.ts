@@ -7,6 +7,7 @@ import { ContextWindowError, isContextLengthExceeded } from './context-window-er
 import { defaultCompactor } from './default-compactor.js';
 import { describeThrown } from '../describe-thrown.js';
 import { estimateTokens } from './estimate-tokens.js';
+import { recentTailStart } from './recent-tail.js';
 
 /** How `runAgentLoop` keeps a turn within the model's context window (`AgentLoopOptions.context`). */
 export interface ContextOptions {
@@ -52,6 +53,17 @@ export interface ContextManager {
   send<T>(step: number, history: ContextHistory, signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T>;
   /** Notes the response's `usage.input_tokens`; drops the history before a `compaction` item the server put in its output. */
   afterResponse(step: number, response: ModelResponse, history: ContextHistory): void;
+}
+
+/** With a stored chain: the loop's last step, when it holds that step whole and it ends with the unsent outputs. */
+function recentStepOf(history: ContextHistory): { recentStep?: readonly ResponseInputItem[] } {
+  const start = recentTailStart(history.items);
+  const recent = history.items.slice(start);
+  const pending = history.pending;
+  if (recent.length === 0 || pending.length === 0 || pending.length > recent.length) return {};
+  const endsWithPending = pending.every((item, index) => recent[recent.length - pending.length + index] === item);
+  // The step's calls must be there too: a tail made of outputs alone belongs to a response the loop never saw.
+  return endsWithPending && recent.length > pending.length ? { recentStep: recent } : {};
 }
 
 function isAborted(signal: AbortSignal | undefined): boolean {
@@ -112,7 +124,7 @@ export function createContextManager(input: {
     const itemsBefore = history.items.length;
     const result = await compactor.compact({
       items: history.storedResponseId === undefined ? history.items : history.pending,
-      ...(history.storedResponseId === undefined ? {} : { previousResponseId: history.storedResponseId }),
+      ...(history.storedResponseId === undefined ? {} : { previousResponseId: history.storedResponseId, ...recentStepOf(history) }),
       ...(instructions === undefined ? {} : { instructions }),
       window,
       targetTokens: Math.floor(window * target),

@@ -1,7 +1,12 @@
-import type { ModelGateway } from '../model-gateway.js';
+import type { ModelGateway, ResponseInputItem } from '../model-gateway.js';
 import type { ContextCompactor } from './context-compactor.js';
 import { estimateTokens } from './estimate-tokens.js';
 import { recentTailStart } from './recent-tail.js';
+
+/** The recent step to append after a compacted chain, when there is one and it fits the target. */
+function fitting(recent: readonly ResponseInputItem[] | undefined, targetTokens: number): readonly ResponseInputItem[] {
+  return recent === undefined || estimateTokens(recent) > targetTokens ? [] : recent;
+}
 
 /** HTTP statuses that mean the server has no compact endpoint (rather than a compaction that failed). */
 const UNAVAILABLE_STATUSES = new Set([404, 405, 501]);
@@ -10,7 +15,8 @@ const UNAVAILABLE_STATUSES = new Set([404, 405, 501]);
  * Compacts through the model endpoint's `POST /responses/compact` (`gateway.compact`): the server returns the user
  * messages and one opaque `compaction` item, which replace the history (and a stored `previous_response_id` chain).
  * The most recent step (the last response's items and the outputs of its calls, which the model has not seen yet) is
- * kept out of the compaction and appended intact, when the whole history is at hand and that step fits the target.
+ * kept out of the compaction and appended intact when it fits the target (with a stored chain, the chain is compacted
+ * whole and that step, `request.recentStep`, appended after it).
  * Resolves `undefined` when the gateway cannot compact or the server has no such endpoint (404, 405, 501: it stops
  * asking); any other failure is thrown (a `ModelGatewayError`).
  */
@@ -33,7 +39,8 @@ export function serverCompactor(gateway: ModelGateway): ContextCompactor {
           },
           request.signal === undefined ? {} : { signal: request.signal },
         );
-        return { items: [...compacted.items, ...request.items.slice(keep)], strategy: 'server' };
+        const kept = whole ? request.items.slice(keep) : fitting(request.recentStep, request.targetTokens);
+        return { items: [...compacted.items, ...kept], strategy: 'server' };
       } catch (error) {
         const status = (error as { status?: unknown }).status;
         if (typeof status === 'number' && UNAVAILABLE_STATUSES.has(status)) {
