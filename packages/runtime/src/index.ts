@@ -77,6 +77,20 @@ export type {
   ResponseOutputItem,
   TextDeltaSource,
 } from './gateway/model-gateway.js';
+export type { CompactedHistory, CompactRequest } from './gateway/model-gateway.js';
+export { contextWindowOf, DEFAULT_COMPACTION_TARGET, DEFAULT_COMPACTION_THRESHOLD, DEFAULT_CONTEXT_WINDOW } from './context/context-window.js';
+export type { ContextOptions } from './context/context-manager.js';
+export { chainCompactors } from './context/context-compactor.js';
+export type { CompactionRequest, CompactionResult, ContextCompactor } from './context/context-compactor.js';
+export { serverCompactor } from './context/server-compactor.js';
+export { localCompactor } from './context/local-compactor.js';
+export type { LocalCompactorOptions } from './context/local-compactor.js';
+export { summarizeWithModel } from './context/summarize-with-model.js';
+export type { SummarizeWithModelOptions } from './context/summarize-with-model.js';
+export { defaultCompactor } from './context/default-compactor.js';
+export { ContextWindowError, isContextLengthExceeded } from './context/context-window-error.js';
+export { estimateTokens } from './context/estimate-tokens.js';
+export { recentTailStart } from './context/recent-tail.js';
 export { expandParallelWrapper, parallelWrapperOutput } from './dispatch/expand-parallel-wrapper.js';
 export type { ParallelWrapper } from './dispatch/expand-parallel-wrapper.js';
 export { unhandledCall } from './loop/answer-unhandled-calls.js';

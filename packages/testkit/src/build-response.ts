@@ -1,3 +1,4 @@
+import { estimateTokens } from './context-window.js';
 import { generateId } from './generate-id.js';
 import type { OutputItemSpec, ResponseStepReply, UsageOptions } from './step-reply.js';
 
@@ -15,13 +16,8 @@ const ID_PREFIXES: Record<string, string> = {
   tool_search_call: 'tsc',
   tool_search_output: 'tso',
   custom_tool_call: 'ctc',
+  compaction: 'cmp',
 };
-
-function estimateTokens(value: unknown): number {
-  if (value === undefined || value === null) return 0;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return Math.ceil(text.length / 4);
-}
 
 function outputText(item: Record<string, unknown>): string {
   if (item.type === 'message' && Array.isArray(item.content)) {
@@ -55,8 +51,8 @@ function materializeItems(
   });
 }
 
-function usageObject(usage: UsageOptions | undefined, body: Record<string, unknown>, output: Array<Record<string, unknown>>) {
-  const inputTokens = usage?.inputTokens ?? estimateTokens(body.input) + estimateTokens(body.instructions);
+function usageObject(usage: UsageOptions | undefined, body: Record<string, unknown>, output: Array<Record<string, unknown>>, contextTokens: number | undefined) {
+  const inputTokens = usage?.inputTokens ?? contextTokens ?? estimateTokens(body.input) + estimateTokens(body.instructions);
   const reasoningTokens =
     usage?.reasoningTokens ?? output.filter((item) => item.type === 'reasoning').reduce((sum, item) => sum + estimateTokens(item.summary), 0);
   const outputTokens =
@@ -77,6 +73,8 @@ export interface BuildResponseOptions {
   body: Record<string, unknown>;
   /** Model from the server options; the step's and the request's model are used otherwise. */
   model?: string;
+  /** `usage.input_tokens` when the step does not set it (default: the request's `input` and `instructions`, characters / 4). */
+  inputTokens?: number;
 }
 
 /** Turns a response step into the final Response object of one request, with fresh ids. */
@@ -114,7 +112,7 @@ export function buildResponse(options: BuildResponseOptions): ResponseObject {
     top_logprobs: body.top_logprobs ?? 0,
     top_p: body.top_p ?? 1,
     truncation: body.truncation ?? 'disabled',
-    usage: usageObject(step.usage, body, output),
+    usage: usageObject(step.usage, body, output, options.inputTokens),
     metadata: body.metadata ?? {},
   };
 }

@@ -36,6 +36,7 @@ export type { BuildResponseOptions, ResponseObject } from './build-response.js';
 export { responseStreamEvents } from './stream-events.js';
 export type { StreamEvent } from './stream-events.js';
 export { TestkitError } from './testkit-error.js';
+export { contextLengthExceeded, estimateTokens } from './context-window.js';
 export { checkItemReferences } from './check-item-references.js';
 export { readStreamCapture, STREAM_CAPTURES, streamCapture, streamCapturePath } from './stream-captures.js';
 export type { StreamCaptureName } from './stream-captures.js';

@@ -4,6 +4,9 @@ import { invalidRequest, type ApiErrorBody } from './api-error.js';
 import { buildResponse, type ResponseObject } from './build-response.js';
 import { checkItemReferences } from './check-item-references.js';
 import { checkRequestSemantics } from './check-request-semantics.js';
+import { compactionItem, inputItems } from './compact-input.js';
+import { answerCompact, answerInputTokens, contextItems, type StoredContexts } from './context-endpoints.js';
+import { contextLengthExceeded, estimateTokens } from './context-window.js';
 import { generateId } from './generate-id.js';
 import { sharedResponsesRequestValidator } from './create-responses-request-validator.js';
 import { createRequestValidator, type RequestValidator } from './request-validator.js';
@@ -32,6 +35,17 @@ export interface TestModelServerOptions {
    * than the rest of a short scripted turn. `openapiPath`, `requestValidator` and `checkRequestSemantics` still apply.
    */
   checkRequestSchema?: boolean;
+  /**
+   * The model's context window in tokens (counted as characters / 4 of the request's `input` and `instructions`,
+   * plus the stored context a `previous_response_id` continues). A `POST /v1/responses` over it gets the API's 400
+   * `context_length_exceeded` (no step consumed), and every response reports that count as `usage.input_tokens`.
+   * Default: no window.
+   */
+  contextWindow?: number;
+  /** Answer `POST /v1/responses/compact` (default true); `false` answers 404 as a server without it does. */
+  compactEndpoint?: boolean;
+  /** Answer `POST /v1/responses/input_tokens` (default true); `false` answers 404 as a server without it does. */
+  inputTokensEndpoint?: boolean;
 }
 
 /** A running test model server. */
@@ -187,11 +201,18 @@ function capturedResponse(step: CaptureStepReply): ResponseObject | undefined {
   return { ...terminal, output };
 }
 
-/** Serves one step; returns the output items it sent (an error or a cut-off capture sends none). */
-async function serveStep(exchange: Exchange, step: StepReply, body: Record<string, unknown>, model: string | undefined): Promise<Array<Record<string, unknown>>> {
+interface Served {
+  /** The id of the Response sent, if one was. */
+  responseId?: string;
+  /** Its output items (an error or a cut-off capture sends none). */
+  output: Array<Record<string, unknown>>;
+}
+
+/** Serves one step; returns the Response's id and the output items it sent. */
+async function serveStep(exchange: Exchange, step: StepReply, body: Record<string, unknown>, model: string | undefined, inputTokens: number | undefined): Promise<Served> {
   if (step.kind === 'http-error') {
     await writeJson(exchange, step.status, { error: step.error }, step, step.headers);
-    return [];
+    return { output: [] };
   }
   const streaming = body.stream === true;
   if (step.kind === 'capture') {
@@ -199,22 +220,33 @@ async function serveStep(exchange: Exchange, step: StepReply, body: Record<strin
     if (streaming) await writeStream(exchange, step.events, step);
     else if (response !== undefined) await writeJson(exchange, 200, response, step);
     else await writeJson(exchange, 500, { error: { message: 'testkit: the capture has no terminal event to answer a request without stream.', type: 'server_error', param: null, code: 'testkit_capture_incomplete' } }, step, { 'x-should-retry': 'false' });
-    return response?.output ?? [];
+    return { ...(response ? { responseId: response.id } : {}), output: response?.output ?? [] };
   }
   if (step.kind === 'error-event') {
     const response = buildResponse({ step: { kind: 'response', status: 'failed', output: [], ...(step.model ? { model: step.model } : {}) }, body, ...(model ? { model } : {}) });
     if (!streaming) {
       const error = { message: step.message, type: 'server_error', param: step.param, code: step.code };
       await writeJson(exchange, 500, { error }, step, { 'x-should-retry': 'false' });
-      return [];
+      return { output: [] };
     }
     await writeStream(exchange, errorStreamEvents(response, step), step);
-    return [];
+    return { output: [] };
   }
-  const response: ResponseObject = buildResponse({ step, body, ...(model ? { model } : {}) });
+  const response: ResponseObject = buildResponse({ step, body, ...(model ? { model } : {}), ...(inputTokens === undefined ? {} : { inputTokens }) });
   if (streaming) await writeStream(exchange, responseStreamEvents(response), step);
   else await writeJson(exchange, 200, response, step);
-  return response.output;
+  return { responseId: response.id, output: response.output };
+}
+
+/** The `compact_threshold` of a `context_management: [{ type: 'compaction', compact_threshold }]` entry, if any. */
+function compactThreshold(body: Record<string, unknown>): number | undefined {
+  if (!Array.isArray(body.context_management)) return undefined;
+  for (const entry of body.context_management as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { type, compact_threshold: threshold } = entry as Record<string, unknown>;
+    if (type === 'compaction' && typeof threshold === 'number') return threshold;
+  }
+  return undefined;
 }
 
 /**
@@ -234,6 +266,8 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
   const requests: RecordedRequest[] = [];
   // Ids of the output items of responses served with `store` not false: what an item reference may name.
   const persistedItemIds = new Set<string>();
+  // The context (input items and output) of each stored response, for `previous_response_id` and the context endpoints.
+  const storedContexts: StoredContexts = new Map();
   const sockets = new Set<Socket>();
   const timers = new Set<() => void>();
   let nextStep = 0;
@@ -269,7 +303,10 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
     };
     requests.push(recorded);
     const pathname = path.split('?')[0];
-    if (pathname !== '/v1/responses' || recorded.method !== 'POST') {
+    const contextEndpoint =
+      recorded.method === 'POST' &&
+      ((pathname === '/v1/responses/compact' && options.compactEndpoint !== false) || (pathname === '/v1/responses/input_tokens' && options.inputTokensEndpoint !== false));
+    if ((pathname !== '/v1/responses' || recorded.method !== 'POST') && !contextEndpoint) {
       sendJson(outgoing, 404, { error: { message: `Invalid URL (${recorded.method} ${pathname})`, type: 'invalid_request_error', param: null, code: null } });
       return;
     }
@@ -280,6 +317,18 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
       );
       return;
     }
+    if (contextEndpoint) {
+      const body = parsed.value as Record<string, unknown>;
+      const invalid = checkRequestSemantics(body);
+      const missing = invalid === undefined ? checkItemReferences(body, persistedItemIds) : undefined;
+      if (invalid !== undefined || missing !== undefined) {
+        sendJson(outgoing, invalid === undefined ? 404 : 400, invalid ?? missing, { 'x-should-retry': 'false' });
+        return;
+      }
+      const answer = pathname === '/v1/responses/compact' ? answerCompact(body, storedContexts) : answerInputTokens(body, storedContexts);
+      sendJson(outgoing, answer.status, answer.body, answer.status === 200 ? {} : { 'x-should-retry': 'false' });
+      return;
+    }
     const rejection = requestValidator?.validate(parsed.value) ?? ownValidator?.validate(parsed.value) ?? checkRequestSemantics(parsed.value);
     if (rejection !== undefined) {
       sendInvalid(outgoing, rejection);
@@ -288,6 +337,15 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
     const notFound = checkItemReferences(parsed.value, persistedItemIds);
     if (notFound !== undefined) {
       sendJson(outgoing, 404, notFound, { 'x-should-retry': 'false' });
+      return;
+    }
+    const body = parsed.value as Record<string, unknown>;
+    const context = contextItems(body, storedContexts);
+    // An unknown `previous_response_id` is not refused here (scripts may name made-up ones): its context counts as empty.
+    const contextList = 'items' in context ? context.items : inputItems(body.input);
+    const contextTokens = estimateTokens(contextList) + estimateTokens(body.instructions);
+    if (options.contextWindow !== undefined && contextTokens > options.contextWindow) {
+      sendInvalid(outgoing, contextLengthExceeded());
       return;
     }
     let step: StepReply | undefined;
@@ -302,12 +360,15 @@ export async function startTestModelServer(options: TestModelServerOptions = {})
       sendInvalid(outgoing, invalidRequest(`testkit script exhausted after ${script.length} steps: request #${recorded.index} has no scripted reply. Add a step or set onExhausted.`, null, 'testkit_script_exhausted'));
       return;
     }
+    const threshold = compactThreshold(body);
+    const compacted = threshold !== undefined && contextTokens >= threshold && step.kind === 'response' && step.status !== 'failed';
+    const served: StepReply = compacted && step.kind === 'response' ? { ...step, output: [compactionItem(contextList), ...step.output] } : step;
     activeReplies += 1;
     try {
-      const body = parsed.value as Record<string, unknown>;
-      const output = await serveStep(createExchange(outgoing, timers), step, body, options.model);
-      if (body.store !== false && step.cutAfterEvents === undefined) {
-        for (const item of output) if (typeof item.id === 'string') persistedItemIds.add(item.id);
+      const sent = await serveStep(createExchange(outgoing, timers), served, body, options.model, options.contextWindow === undefined ? undefined : contextTokens);
+      if (body.store !== false && served.cutAfterEvents === undefined) {
+        for (const item of sent.output) if (typeof item.id === 'string') persistedItemIds.add(item.id);
+        if (sent.responseId !== undefined) storedContexts.set(sent.responseId, compacted ? sent.output : [...contextList, ...sent.output]);
       }
     } finally {
       activeReplies -= 1;

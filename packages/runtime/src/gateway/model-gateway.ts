@@ -55,6 +55,20 @@ export interface OutputItemSource {
   outputIndex: number;
 }
 
+/** A history to compact through the model endpoint (`POST /responses/compact`). */
+export interface CompactRequest {
+  /** The items to compact (with `previousResponseId`: the items after that stored response). */
+  input: ResponseInputItem[];
+  instructions?: string;
+  previousResponseId?: string;
+}
+
+/** What the compact endpoint returned: the history to go on from (user messages and an opaque `compaction` item). */
+export interface CompactedHistory {
+  items: ResponseInputItem[];
+  usage?: TokenUsage;
+}
+
 /** Anything that can answer a model request: the OpenAI Responses gateway, or a test double. */
 export interface ModelGateway {
   /** Whether the loop sends only new items with `previousResponseId` (true) or the full input (false). */
@@ -68,4 +82,10 @@ export interface ModelGateway {
    * @throws ModelGatewayError when the endpoint fails after retries; an AbortError when the signal aborts.
    */
   createResponse(request: ModelRequest, options?: ModelCallOptions): Promise<ModelResponse>;
+  /**
+   * Compacts a history through the endpoint's `POST /responses/compact`, when the gateway can call it.
+   * @throws ModelGatewayError when the endpoint fails (`status` 404 when the server has no such endpoint); an
+   *   AbortError when the signal aborts.
+   */
+  compact?(request: CompactRequest, options?: { signal?: AbortSignal }): Promise<CompactedHistory>;
 }

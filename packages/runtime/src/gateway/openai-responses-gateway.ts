@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { abortError, isAbortError } from '../abort-error.js';
 import { ModelGatewayError, UsageError } from '../errors.js';
-import type { MessagePhase, ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseOutputItem } from './model-gateway.js';
+import type { CompactedHistory, CompactRequest, MessagePhase, ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseOutputItem } from './model-gateway.js';
+import { compactThroughClient } from '../context/compact-through-client.js';
 import { fromResponseUsage } from './usage.js';
 import { describeThrown } from '../describe-thrown.js';
 import { endSentence, withoutFinalPeriod } from './end-sentence.js';
@@ -31,6 +32,12 @@ export interface OpenAIResponsesGatewayOptions {
    * supported with this model"; the gateway then retries the request once without it and stops asking.
    */
   includeEncryptedReasoning?: boolean;
+  /**
+   * Server-side compaction: sends `context_management: [{ type: 'compaction', compact_threshold }]` with every
+   * request, so the server compacts the context once it passes `compactThreshold` tokens (at least 1000; omitted:
+   * the server's default) and puts a `compaction` item in the output; `runAgentLoop` then drops the history before it.
+   */
+  contextManagement?: { compactThreshold?: number };
   /** Extra request fields (reasoning, temperature, max_output_tokens, tool_choice, ...). They cannot replace
    * `model`, `input`, `instructions`, `tools`, `store`, `stream` or `previous_response_id`. */
   requestOptions?: Record<string, unknown>;
@@ -177,6 +184,10 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     if (request.tools.length > 0) body.parallel_tool_calls = true;
     if (includeReasoning) body.include = ['reasoning.encrypted_content'];
     Object.assign(body, options.requestOptions);
+    if (options.contextManagement !== undefined) {
+      const threshold = options.contextManagement.compactThreshold;
+      body.context_management = [{ type: 'compaction', ...(threshold === undefined ? {} : { compact_threshold: threshold }) }];
+    }
     body.model = options.model;
     // Without stored responses, reasoning that has no encrypted_content cannot be replayed (the API answers 404).
     body.input = store ? request.input : replayableInput(request.input);
@@ -191,7 +202,26 @@ export function createOpenAIResponsesGateway(options: OpenAIResponsesGatewayOpti
     return body as unknown as OpenAI.Responses.ResponseCreateParamsStreaming;
   }
 
-  return { usesPreviousResponseId: chain, model: options.model, endpoint, createResponse };
+  /** `POST /responses/compact` on the same client; the history it returns replaces the input (and a stored chain). */
+  async function compact(request: CompactRequest, callOptions: { signal?: AbortSignal } = {}): Promise<CompactedHistory> {
+    const signal = callOptions.signal;
+    if (signal?.aborted) throw abortError(signal, 'The compaction was aborted before it started.');
+    const body: Record<string, unknown> & { model: string } = { model: options.model, input: store ? request.input : replayableInput(request.input) };
+    if (request.instructions !== undefined) body.instructions = request.instructions;
+    if (request.previousResponseId !== undefined) body.previous_response_id = request.previousResponseId;
+    try {
+      return await compactThroughClient(client, body, {
+        ...(signal === undefined ? {} : { signal }),
+        ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+      });
+    } catch (error) {
+      if (signal?.aborted || isAbortError(error) || error instanceof OpenAI.APIUserAbortError) throw abortError(signal, 'The compaction was aborted.');
+      throw toGatewayError(error, endpoint);
+    }
+  }
+
+  return { usesPreviousResponseId: chain, model: options.model, endpoint, createResponse, compact };
 }
 
 function makeClient(options: OpenAIResponsesGatewayOptions): OpenAI {

@@ -93,6 +93,22 @@ export type AgentEvent =
   | { type: 'presentation'; step: number; callId: string; toolName: string; event: PresentationEvent }
   | { type: 'tool_search.completed'; step: number; callId: string; query: string; toolNames: string[] }
   | { type: 'usage'; step: number; usage: TokenUsage }
+  /**
+   * The history was compacted before the step's request (`reason`: it crossed the threshold, or the model refused
+   * it as too long, `overflow`), or the server compacted it in the step's response (`server`). Sizes in tokens:
+   * `tokensBefore` measured or estimated, `tokensAfter` estimated (characters / 4).
+   */
+  | {
+      type: 'context.compacted';
+      step: number;
+      strategy: string;
+      reason: 'threshold' | 'overflow' | 'server';
+      tokensBefore: number;
+      tokensAfter: number;
+      window: number;
+      itemsBefore: number;
+      itemsAfter: number;
+    }
   | { type: 'turn.completed'; reason: TurnEndReason; steps: number; usage: TokenUsage; text: string; error?: string };
 
 /** The `type` of an agent event. */

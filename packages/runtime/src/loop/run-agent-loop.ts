@@ -5,6 +5,7 @@ import { agentToolMap } from '../tool/agent-tool-map.js';
 import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.js';
 import { unhandledCall, type UnhandledCall } from './answer-unhandled-calls.js';
 import { collectToolSchemas, type ResponsesTool } from '../schema/collect-tool-schemas.js';
+import { createContextManager, type ContextHistory, type ContextManager, type ContextOptions } from '../context/context-manager.js';
 import { dispatchToolCalls, type DispatchOptions, type FunctionCallItem, type FunctionCallOutputItem, type ToolCallOutcome } from '../dispatch/dispatch-tool-calls.js';
 import { eagerStep, startsEagerly, type EagerStep } from '../dispatch/eager-dispatch.js';
 import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from '../dispatch/expand-parallel-wrapper.js';
@@ -56,6 +57,15 @@ export interface AgentLoopOptions {
    * response. `false`: every call starts after the whole response.
    */
   eagerDispatch?: boolean;
+  /**
+   * Keeps the turn within the model's context window (default on, with the defaults of `ContextOptions`): before a
+   * request that would fill more than `threshold` of the window, the history is compacted (the server's
+   * `/responses/compact`, else locally); a request the model refuses as too long (`context_length_exceeded`) is
+   * compacted and sent once more, then the turn ends `error` with a `ContextWindowError` message. After a compaction
+   * `items` is the compacted history, and in `previous_response_id` mode the next request carries it whole. `false`:
+   * no budget, no compaction (a refusal ends the turn with the endpoint's error).
+   */
+  context?: ContextOptions | false;
 }
 
 /** How a turn went. */
@@ -84,6 +94,8 @@ export interface AgentLoopResult {
   pendingItems: ResponseInputItem[];
   /** When the turn ended `awaiting_approval`: the plain-JSON state to resume from (`options.resume`). */
   runState?: AgentRunState;
+  /** How many times the history was compacted in this turn (then `items` is the compacted, whole history). */
+  compactions: number;
 }
 
 /** The default of `maxSteps`. */
@@ -158,7 +170,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
   const end = (reason: TurnEndReason, error?: string): AgentLoopResult => {
     const pendingItems = [...newItems];
-    const result: AgentLoopResult = { reason, steps, text, items, usage, toolCalls, pendingItems };
+    const result: AgentLoopResult = { reason, steps, text, items, usage, toolCalls, pendingItems, compactions: contextManager?.compactions ?? 0 };
     if (error !== undefined) result.error = error;
     if (responseId !== undefined) result.responseId = responseId;
     if (reason === 'awaiting_approval' && runState !== undefined) result.runState = runState;
@@ -166,11 +178,33 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     return result;
   };
 
+  // Whether `items` holds the whole history (not the part after a stored response); true again after a compaction.
+  let wholeHistory = !(gateway.usesPreviousResponseId && responseId !== undefined);
+  const history: ContextHistory = {
+    items,
+    get storedResponseId() {
+      return gateway.usesPreviousResponseId && !wholeHistory ? responseId : undefined;
+    },
+    get pending() {
+      return newItems;
+    },
+    replace(compacted) {
+      items.splice(0, items.length, ...compacted);
+      newItems = items;
+      // The next request carries the whole compacted history instead of continuing the stored chain.
+      if (gateway.usesPreviousResponseId) responseId = undefined;
+      wholeHistory = true;
+    },
+  };
+  let contextManager: ContextManager | undefined;
   let toolSchemas: ResponsesTool[];
   let toolMap: Map<string, AnyWorkerAgentTool>;
   try {
     toolSchemas = collectToolSchemas(options.tools);
     toolMap = agentToolMap(options.tools);
+    if (options.context !== false) {
+      contextManager = createContextManager({ options: options.context ?? {}, gateway, instructions: options.instructions, tools: toolSchemas, emit });
+    }
   } catch (error) {
     emit({ type: 'turn.started', tools: options.tools.length });
     return end('error', describeThrown(error));
@@ -220,8 +254,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       };
 
       let response: ModelResponse;
-      try {
-        response = await gateway.createResponse(
+      const send = () =>
+        gateway.createResponse(
           {
             input: gateway.usesPreviousResponseId ? newItems : items,
             ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
@@ -234,6 +268,12 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
             ...(early === undefined ? {} : { onOutputItemDone: messages === undefined ? early.onOutputItemDone : messages.track(early.onOutputItemDone) }),
           },
         );
+      try {
+        if (contextManager === undefined) response = await send();
+        else {
+          await contextManager.beforeRequest(step, history, signal);
+          response = await contextManager.send(step, history, signal, send);
+        }
       } catch (error) {
         await abandonEarly('The model response it came from failed');
         if (signal?.aborted || isAbortError(error)) return end('aborted');
@@ -253,6 +293,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       }
       items.push(...toInputItems(output.filter((item) => unhandled.get(item)?.kind !== 'left_out')));
       newItems = [];
+      contextManager?.afterResponse(step, response, history);
       if (messages !== undefined) messages.completed.length = 0;
       for (const message of messageTexts(output)) {
         if (message.text === '' || messages?.reported.has(message.itemId) === true) continue;
