@@ -89,6 +89,9 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
       const signals = [call.signal, context.signal].filter((signal): signal is AbortSignal => signal !== undefined);
       let sandboxed: SandboxedCall | undefined;
       if (context.sandbox !== 'unsandboxed') {
+        if (!existsSync(context.home.realRoot)) {
+          return toolErrorResult(new ComputerToolError('command_start_failed', `The command could not be started (${context.shell}): the home folder ${context.home.realRoot} no longer exists`));
+        }
         try {
           sandboxed = await context.sandbox.prepareCall({
             home: context.home.realRoot,
@@ -121,7 +124,10 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
           ...(sandboxed === undefined ? {} : { sandboxed }),
         });
         const stderrText = run.stderr.text();
-        if (sandboxed !== undefined && run.exitCode !== 0 && /^(bwrap|ankole sandbox): /m.test(stderrText) && run.stdout.totalBytes === 0 && /^(bwrap|ankole sandbox): /.test(stderrText)) {
+        // bubblewrap (or the launcher) failing says so on stderr, alone: the command never started.
+        if (sandboxed !== undefined && run.exitCode !== 0 && run.stdout.totalBytes === 0 && /^(bwrap|ankole sandbox): [^\n]*\n?$/.test(stderrText)) {
+          const missing = /^bwrap: execvp (.*): No such file or directory/.exec(stderrText);
+          if (missing !== null) return toolErrorResult(new ComputerToolError('command_start_failed', `The command could not be started (${context.shell}): ${missing[1]} does not exist inside the sandbox (ENOENT).`));
           return toolErrorResult(new ComputerToolError('sandbox_failed', `The command sandbox could not start the command: ${stderrText.trim()}`));
         }
         const limitsHit: string[] = [...(sandboxed?.limitsHit() ?? [])];

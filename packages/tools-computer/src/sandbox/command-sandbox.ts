@@ -186,6 +186,11 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
   } catch (error) {
     return { unavailable: `The command sandbox could not prepare its files (${(error as Error).message}).` };
   }
+  if (root && state.dev === undefined) {
+    removeSandboxState(state);
+    // bubblewrap's own /dev would bind the host's device nodes, which the sandbox user (root's uid outside) could chmod.
+    return { unavailable: 'The command sandbox could not make its own device nodes (every candidate folder is mounted nodev), and the worker runs as root: run the worker as an ordinary user, or opt out of the sandbox explicitly (--unsandboxed-commands).' };
+  }
   const cgroups = options.noCgroups === true ? undefined : createCgroupParent(name);
   const architecture = seccompArchitecture();
   const dash = findProgram('dash');

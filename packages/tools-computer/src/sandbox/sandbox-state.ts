@@ -61,7 +61,8 @@ export interface SandboxState {
  * @throws Error when the folder cannot be made (the caller reports the sandbox as unavailable).
  */
 export function createSandboxState(options: { root: boolean; tmpdir?: string }): SandboxState {
-  const candidates = [options.tmpdir ?? os.tmpdir(), '/var/tmp', '/run'];
+  // /dev last: a devtmpfs always allows device nodes, where the others may be mounted nodev.
+  const candidates = [options.tmpdir ?? os.tmpdir(), '/var/tmp', '/run', '/dev'];
   const dir = mkdtempSync(path.join(candidates[0]!, 'ankole-sandbox-'));
   try {
     chmodSync(dir, 0o755);
