@@ -17,7 +17,7 @@ export const INSTALL_BUBBLEWRAP = 'install bubblewrap (Debian/Ubuntu: `apt-get i
 
 /** Options of `createCommandSandbox`. */
 export interface CommandSandboxOptions {
-  /** The bubblewrap program (default: `bwrap` found on `PATH`, then `/usr/bin/bwrap`). */
+  /** The bubblewrap program (default: `bwrap` found on `PATH`, then `/usr/bin/bwrap`); one that is not executable counts as missing. */
   bwrap?: string;
   /** Folders that must never become visible inside (the worker's data folder, its HOME): a bind that holds one is left out. */
   protectedPaths?: readonly string[];
@@ -85,6 +85,11 @@ export interface SandboxCallRequest {
 export interface CommandSandbox {
   /** Whether the sandbox works here (the first call sets it up and runs `true` in it; later calls answer at once). */
   status(): Promise<CommandSandboxStatus>;
+  /**
+   * What can be told without setting anything up (for a turn's header): `undefined` when bubblewrap is there on
+   * Linux (`status()` has the last word), else why commands will be refused.
+   */
+  quickCheck(): string | undefined;
   /**
    * Places one call in the sandbox.
    * @throws SandboxUnavailableError when the sandbox cannot be made here; Error when the call's cgroup or proxy cannot be made.
@@ -154,6 +159,9 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
         seccomp: outcome.seccomp !== undefined,
       };
     },
+    quickCheck() {
+      return platformProblem() ?? (bubblewrapProgram(options) === undefined ? missingBwrap() : undefined);
+    },
     async prepareCall(request) {
       const outcome = await setUp();
       if ('unavailable' in outcome) throw new SandboxUnavailableError(outcome.unavailable);
@@ -170,11 +178,10 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
 }
 
 async function prepare(options: CommandSandboxOptions, name: string): Promise<Ready | { unavailable: string }> {
-  if (process.platform !== 'linux') {
-    return { unavailable: `Commands cannot be sandboxed on ${process.platform}: only Linux (bubblewrap) is supported; run the worker on Linux, or opt out of the sandbox explicitly (--unsandboxed-commands).` };
-  }
-  const bwrap = options.bwrap ?? findProgram('bwrap');
-  if (bwrap === undefined) return { unavailable: `Commands run in a bubblewrap sandbox and bwrap is not installed here: ${INSTALL_BUBBLEWRAP}.` };
+  const platform = platformProblem();
+  if (platform !== undefined) return { unavailable: platform };
+  const bwrap = bubblewrapProgram(options);
+  if (bwrap === undefined) return { unavailable: missingBwrap() };
   const help = await runQuiet(bwrap, ['--help']);
   const version = (await runQuiet(bwrap, ['--version'])).stdout.trim().replace(/^bubblewrap\s*/, '') || 'unknown';
   const root = process.getuid?.() === 0;
@@ -231,6 +238,25 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
     return { unavailable: `Commands run in a bubblewrap sandbox and it cannot start here (${trial})${namespaces}.` };
   }
   return ready;
+}
+
+function bubblewrapProgram(options: CommandSandboxOptions): string | undefined {
+  if (options.bwrap === undefined) return findProgram('bwrap');
+  try {
+    accessSync(options.bwrap, fsConstants.X_OK);
+    return options.bwrap;
+  } catch {
+    return undefined;
+  }
+}
+
+function platformProblem(): string | undefined {
+  if (process.platform === 'linux') return undefined;
+  return `Commands cannot be sandboxed on ${process.platform}: only Linux (bubblewrap) is supported; run the worker on Linux, or opt out of the sandbox explicitly (--unsandboxed-commands).`;
+}
+
+function missingBwrap(): string {
+  return `Commands run in a bubblewrap sandbox and bwrap is not installed here: ${INSTALL_BUBBLEWRAP}.`;
 }
 
 async function trialRun(ready: Ready): Promise<string | undefined> {
@@ -295,7 +321,7 @@ function runtimeArguments(protectedPaths: readonly string[], undiciEntry: string
     if (topModules !== undefined) binds.add(topModules);
   }
   const args: string[] = [];
-  const kept = [...binds].filter((bind) => !protectedPaths.some((hidden) => isInside(bind, hidden) || isInside(hidden, bind)));
+  const kept = [...binds].filter((bind) => !protectedPaths.some((hidden) => isInside(bind, hidden)));
   for (const bind of kept) {
     // A bind inside another one is already visible.
     if (kept.some((other) => other !== bind && isInside(other, bind))) continue;
