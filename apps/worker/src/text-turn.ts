@@ -45,6 +45,8 @@ export async function buildTurnTools(context: TextTurnContext): Promise<TextTurn
       signal: context.signal,
       ...(context.env === undefined ? {} : { env: context.env }),
       ...(context.computerLimits === undefined ? {} : { limits: context.computerLimits }),
+      ...(context.commandSandbox === undefined ? {} : { sandbox: context.commandSandbox }),
+      ...(context.allowHosts === undefined ? {} : { allowHosts: context.allowHosts }),
     }),
     ...createWebTools(context.webProfile),
     ...(controlPlane === undefined ? [] : await controlPlaneTools(controlPlane, agentId, context)),

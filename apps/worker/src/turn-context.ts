@@ -1,6 +1,6 @@
 import type { ControlPlaneClient } from '@core/control-plane';
 import type { AnyWorkerAgentTool } from '@core/runtime';
-import type { ComputerLimits } from '@core/tools-computer';
+import type { CommandSandbox, ComputerLimits } from '@core/tools-computer';
 import type { WebProfile } from '@core/tools-web';
 
 /**
@@ -19,6 +19,13 @@ export interface TextTurnContext {
   env?: Readonly<Record<string, string>>;
   /** Limits of the computer tools (command timeout, output caps, ...); defaults otherwise. */
   computerLimits?: Partial<ComputerLimits>;
+  /**
+   * The OS sandbox the agent's commands run in (one per worker, shared by its turns), or `'unsandboxed'`: the
+   * explicit opt-out. Default: the process's own (see `@core/tools-computer`).
+   */
+  commandSandbox?: CommandSandbox | 'unsandboxed';
+  /** Hosts the agent's commands may reach through the sandbox's proxy (none: no network). */
+  allowHosts?: readonly string[];
   /** The web profile bound to this worker; without one the turn has no web tools. */
   webProfile?: WebProfile;
   /** The control plane's RPC client, when the worker has one: schedule tools exist only with it. */

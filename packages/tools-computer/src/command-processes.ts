@@ -28,9 +28,9 @@ export function liveCommandProcesses(pgid: number, commandId: string, startedTic
   return live;
 }
 
-/** Sends a signal to the process group and to each listed process; processes already gone are skipped. */
-export function signalCommandProcesses(pgid: number, pids: readonly number[], signal: NodeJS.Signals): void {
-  for (const target of [-pgid, ...pids]) {
+/** Sends a signal to the process group (when given) and to each listed process; processes already gone are skipped. */
+export function signalCommandProcesses(pgid: number | undefined, pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const target of [...(pgid === undefined ? [] : [-pgid]), ...pids]) {
     try {
       process.kill(target, signal);
     } catch {

@@ -22,8 +22,10 @@ afterEach(async () => {
   await home.dispose();
 });
 
+// These tests follow processes by their pids outside, so they run unsandboxed: the process tracking of
+// `runCommand` without the sandbox. `sandbox/command-sandbox.test.ts` runs commands in the sandbox.
 function commandTool(options: Parameters<typeof createComputerTools>[0] extends infer C ? Partial<C> : never = {}) {
-  return toolNamed(createComputerTools({ home: home.path, ...options }), 'command');
+  return toolNamed(createComputerTools({ home: home.path, sandbox: 'unsandboxed', ...options }), 'command');
 }
 
 async function childPid(file: string): Promise<number> {
@@ -193,7 +195,7 @@ describe('command', () => {
 
   test('a home removed after the tools were built is named as the cause', async () => {
     const gone = await tempDir();
-    const tool = toolNamed(createComputerTools({ home: gone.path }), 'command');
+    const tool = toolNamed(createComputerTools({ home: gone.path, sandbox: 'unsandboxed' }), 'command');
     await gone.dispose();
     const result = await callTool(tool, { command: 'true' });
     expect(result.isError).toBe(true);
@@ -201,7 +203,7 @@ describe('command', () => {
   });
 
   test('a shell that cannot start is an error result, not a throw', async () => {
-    const tool = toolNamed(createComputerTools({ home: home.path, shell: '/nonexistent/shell' }), 'command');
+    const tool = toolNamed(createComputerTools({ home: home.path, shell: '/nonexistent/shell', sandbox: 'unsandboxed' }), 'command');
     const result = await callTool(tool, { command: 'true' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('ENOENT');

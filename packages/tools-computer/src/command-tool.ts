@@ -6,6 +6,7 @@ import type { ComputerToolContext } from './computer-context.js';
 import { ComputerToolError } from './errors.js';
 import { formatDuration, shortLabel } from './labels.js';
 import { runCommand } from './run-command.js';
+import { SandboxUnavailableError, type SandboxedCall } from './sandbox/command-sandbox.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
 /** How much longer than a command's longest run (timeout + kill grace twice) the dispatch may wait for it. */
@@ -23,6 +24,12 @@ export interface CommandDetails {
   stderrBytes: number;
   /** Bytes of output cut by the cap (stdout + stderr). */
   cutBytes: number;
+  /** Whether the command ran in the OS sandbox. */
+  sandboxed: boolean;
+  /** The sandbox limits the command hit (`memory`, `processes`, `cpu`, `file size`), if any. */
+  limitsHit: string[];
+  /** Connections the sandbox's network proxy refused. */
+  networkRefusals: string[];
 }
 
 /** The parameters of `command`. */
@@ -80,6 +87,30 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
     describeCompletedActivity: (params, result) => `Ran \`${shortLabel(params.command)}\` (${outcome(result.details)})`,
     execute: async (params, call): Promise<AgentToolResult<CommandDetails | ToolErrorDetails>> => {
       const signals = [call.signal, context.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+      let sandboxed: SandboxedCall | undefined;
+      if (context.sandbox !== 'unsandboxed') {
+        if (!existsSync(context.home.realRoot)) {
+          return toolErrorResult(new ComputerToolError('command_start_failed', `The command could not be started (${context.shell}): the home folder ${context.home.realRoot} no longer exists`));
+        }
+        try {
+          sandboxed = await context.sandbox.prepareCall({
+            home: context.home.realRoot,
+            shell: context.shell,
+            command: params.command,
+            allowHosts: context.allowHosts,
+            limits: {
+              memoryBytes: limits.commandMemoryBytes,
+              maxProcesses: limits.commandMaxProcesses,
+              cpuSeconds: limits.commandCpuSeconds,
+              maxFileBytes: limits.commandMaxFileBytes,
+              tmpBytes: limits.commandTmpBytes,
+            },
+          });
+        } catch (error) {
+          if (error instanceof SandboxUnavailableError) return toolErrorResult(new ComputerToolError('sandbox_unavailable', error.message, { cause: error }));
+          return toolErrorResult(new ComputerToolError('sandbox_failed', `The command sandbox could not be set up for this call: ${(error as Error).message}`, { cause: error }));
+        }
+      }
       try {
         const run = await runCommand({
           command: params.command,
@@ -90,7 +121,17 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
           maxOutputBytes: limits.maxOutputBytes,
           signal: signals.length === 0 ? undefined : AbortSignal.any(signals),
           shell: context.shell,
+          ...(sandboxed === undefined ? {} : { sandboxed }),
         });
+        const stderrText = run.stderr.text();
+        // bubblewrap (or the launcher) failing says so on stderr, alone: the command never started.
+        if (sandboxed !== undefined && run.exitCode !== 0 && run.stdout.totalBytes === 0 && /^(bwrap|ankole sandbox): [^\n]*\n?$/.test(stderrText)) {
+          const missing = /^bwrap: execvp (.*): No such file or directory/.exec(stderrText);
+          if (missing !== null) return toolErrorResult(new ComputerToolError('command_start_failed', `The command could not be started (${context.shell}): ${missing[1]} does not exist inside the sandbox (ENOENT).`));
+          return toolErrorResult(new ComputerToolError('sandbox_failed', `The command sandbox could not start the command: ${stderrText.trim()}`));
+        }
+        const limitsHit: string[] = [...(sandboxed?.limitsHit() ?? [])];
+        if (sandboxed !== undefined) limitsHit.push(...signalLimits(run.exitCode, run.exitSignal, stderrText));
         const details: CommandDetails = {
           command: params.command,
           exitCode: run.exitCode,
@@ -101,19 +142,53 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
           stdoutBytes: run.stdout.totalBytes,
           stderrBytes: run.stderr.totalBytes,
           cutBytes: run.stdout.omittedBytes + run.stderr.omittedBytes,
+          sandboxed: sandboxed !== undefined,
+          limitsHit,
+          networkRefusals: [...(sandboxed?.networkRefusals() ?? [])],
         };
         const lines = [statusLine(details, params.timeout_ms ?? limits.commandTimeoutMs)];
+        for (const limit of limitsHit) lines.push(limitLine(limit, limits));
+        for (const refusal of details.networkRefusals) lines.push(`Network: the sandbox refused a connection: ${refusal}.`);
         lines.push(run.stdout.totalBytes === 0 ? 'stdout: (empty)' : `stdout:\n${run.stdout.text()}`);
-        if (run.stderr.totalBytes > 0) lines.push(`stderr:\n${run.stderr.text()}`);
+        if (run.stderr.totalBytes > 0) lines.push(`stderr:\n${stderrText}`);
         return { content: lines.join('\n'), details, isError: run.timedOut || run.aborted || run.exitCode !== 0 };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         // Node says "spawn bash ENOENT" for a missing working folder too: name the real cause.
         const reason = existsSync(context.home.realRoot) ? message : `the home folder ${context.home.realRoot} no longer exists`;
         return toolErrorResult(new ComputerToolError('command_start_failed', `The command could not be started (${context.shell}): ${reason}`, { cause: error }));
+      } finally {
+        await sandboxed?.release();
       }
     },
   });
+}
+
+/** Limits told by how a process ended: SIGXCPU (RLIMIT_CPU) and SIGXFSZ (RLIMIT_FSIZE), as a signal, an exit code of 128 + it, or the shell's report. */
+function signalLimits(exitCode: number | null, exitSignal: string | null, stderr: string): string[] {
+  const hit: string[] = [];
+  if (exitSignal === 'SIGXCPU' || exitCode === 128 + 24 || /CPU time limit exceeded/.test(stderr)) hit.push('cpu');
+  if (exitSignal === 'SIGXFSZ' || exitCode === 128 + 25 || /File size limit exceeded/.test(stderr)) hit.push('file size');
+  return hit;
+}
+
+function limitLine(limit: string, limits: ComputerToolContext['limits']): string {
+  switch (limit) {
+    case 'memory':
+      return `Limit hit: memory. The command's processes together reached commandMemoryBytes (${formatBytes(limits.commandMemoryBytes)}) and the kernel killed one; use less memory (smaller inputs, streaming) or ask for a higher limit.`;
+    case 'processes':
+      return `Limit hit: processes. The command tried to run more than commandMaxProcesses (${limits.commandMaxProcesses}) processes and threads at once; a fork was refused.`;
+    case 'cpu':
+      return `Limit hit: CPU time. A process used commandCpuSeconds (${limits.commandCpuSeconds} s) of CPU time and was stopped (SIGXCPU).`;
+    default:
+      return `Limit hit: file size. A process tried to write a file larger than commandMaxFileBytes (${formatBytes(limits.commandMaxFileBytes)}) and was stopped (SIGXFSZ).`;
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3 && bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GiB`;
+  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MiB`;
+  return `${bytes} bytes`;
 }
 
 function statusLine(details: CommandDetails, timeoutMs: number): string {

@@ -28,6 +28,16 @@ export interface ComputerLimits {
   searchTimeoutMs: number;
   /** Largest content `write_file` writes, in bytes (default 10 MiB). */
   maxWriteBytes: number;
+  /** Memory (with swap) every process of one sandboxed `command` may use together, in bytes (default 2 GiB; a cgroup). */
+  commandMemoryBytes: number;
+  /** Processes and threads one sandboxed `command` may have at once (default 512; a cgroup, else RLIMIT_NPROC). */
+  commandMaxProcesses: number;
+  /** CPU time each process of a sandboxed `command` may use, in seconds (default 600; RLIMIT_CPU). */
+  commandCpuSeconds: number;
+  /** Largest file a sandboxed `command` may write, in bytes (default 1 GiB; RLIMIT_FSIZE). */
+  commandMaxFileBytes: number;
+  /** Size of a sandboxed `command`'s private `/tmp`, in bytes (default 256 MiB; counted in its memory too). */
+  commandTmpBytes: number;
 }
 
 /** The default limits. */
@@ -46,4 +56,9 @@ export const DEFAULT_COMPUTER_LIMITS: Readonly<ComputerLimits> = Object.freeze({
   maxSearchFileBytes: 2 * 1024 * 1024,
   searchTimeoutMs: 10_000,
   maxWriteBytes: 10 * 1024 * 1024,
+  commandMemoryBytes: 2 * 1024 * 1024 * 1024,
+  commandMaxProcesses: 512,
+  commandCpuSeconds: 600,
+  commandMaxFileBytes: 1024 * 1024 * 1024,
+  commandTmpBytes: 256 * 1024 * 1024,
 });

@@ -4,6 +4,7 @@ import type { ComputerContext, ComputerToolContext } from './computer-context.js
 import { DEFAULT_COMPUTER_LIMITS, type ComputerLimits } from './computer-limits.js';
 import { createEditFileTool } from './edit-file-tool.js';
 import { homeFolder } from './home-folder.js';
+import { processCommandSandbox } from './sandbox/process-command-sandbox.js';
 import { createListFilesTool } from './list-files-tool.js';
 import { createReadFileTool } from './read-file-tool.js';
 import { createSearchFilesTool } from './search-files-tool.js';
@@ -22,6 +23,8 @@ export function createComputerTools(context: ComputerContext): AnyWorkerAgentToo
     signal: context.signal,
     limits: checkLimits(context.limits),
     shell: context.shell ?? 'bash',
+    sandbox: context.sandbox ?? processCommandSandbox(),
+    allowHosts: Object.freeze(checkHosts(context.allowHosts ?? [])),
   });
   return [
     createCommandTool(shared),
@@ -31,6 +34,16 @@ export function createComputerTools(context: ComputerContext): AnyWorkerAgentToo
     createWriteFileTool(shared),
     createEditFileTool(shared),
   ];
+}
+
+/** Host names (or `*.` patterns) as given; anything else is a usage error. */
+function checkHosts(hosts: readonly string[]): string[] {
+  for (const host of hosts) {
+    if (typeof host !== 'string' || !/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(host)) {
+      throw new UsageError('allow_hosts_invalid', `Allowed host ${JSON.stringify(host)} is not a host name: give names like example.com or *.example.com.`);
+    }
+  }
+  return [...hosts];
 }
 
 function checkLimits(limits: Partial<ComputerLimits> | undefined): Readonly<ComputerLimits> {

@@ -18,3 +18,6 @@ export { projectSkills, skillInstructions, SKILLS_FOLDER } from './project-skill
 export type { ProjectedSkill, ProjectSkillsOptions, SkillProjection } from './project-skills.js';
 export { SKILL_NAME_PATTERN } from './skill.js';
 export type { Skill, SkillMcpServer, SkillProblem } from './skill.js';
+export { createCommandSandbox } from './sandbox/command-sandbox.js';
+export type { CommandSandbox, CommandSandboxOptions, CommandSandboxStatus } from './sandbox/command-sandbox.js';
+export { hostAllowed } from './sandbox/network-proxy.js';

@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { CappedOutput } from './capped-output.js';
 import { COMMAND_MARKER_VARIABLE, liveCommandProcesses, processStartTicks, signalCommandProcesses } from './command-processes.js';
+import { writeInputs, type SandboxedCall } from './sandbox/command-sandbox.js';
 
 /** What `runCommand` needs. */
 export interface RunCommandOptions {
@@ -18,6 +20,13 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** The shell (default `bash`). */
   shell?: string;
+  /**
+   * The call placed in the OS sandbox: it is spawned instead of the shell (the shell runs inside it). Everything
+   * the command starts lives in the sandbox's PID namespace and dies with it: on timeout or abort the command's
+   * processes get SIGTERM and, after the grace period, the sandbox is killed (SIGKILL), which kills every one of
+   * them, whatever they did (`setsid`, double fork, `env -i`).
+   */
+  sandboxed?: SandboxedCall;
 }
 
 /** How a command went. */
@@ -56,12 +65,15 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
       return;
     }
     const commandId = randomUUID();
-    const child = spawn(options.shell ?? 'bash', ['-c', options.command], {
+    const { sandboxed } = options;
+    // Descriptors 3, 4, … carry the sandbox's set-up data (its stdout and stderr are pipes like the shell's).
+    const child = spawn(sandboxed?.file ?? options.shell ?? 'bash', sandboxed?.args ?? ['-c', options.command], {
       cwd: options.cwd,
       env: { ...options.env, [COMMAND_MARKER_VARIABLE]: commandId },
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      stdio: ['ignore', 'pipe', 'pipe', ...(sandboxed?.inputs ?? []).map(() => 'pipe' as const)],
+    }) as unknown as ChildProcessByStdio<null, Readable, Readable>;
+    if (sandboxed !== undefined) writeInputs(child.stdio, sandboxed.inputs);
     const pid = child.pid;
     // Read before the event loop can reap the shell: processes started earlier cannot carry the marker.
     const startedTicks = pid === undefined ? 0 : processStartTicks(pid);
@@ -80,6 +92,13 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
 
     const killAll = (): void => {
       if (pid === undefined || killTimer !== undefined) return;
+      if (sandboxed !== undefined) {
+        // The command's processes (not bubblewrap, whose death would kill them at once) get SIGTERM; after the
+        // grace period bubblewrap gets SIGKILL, and its PID namespace goes with it.
+        signalCommandProcesses(undefined, live().filter((process) => process !== pid), 'SIGTERM');
+        killTimer = setTimeout(() => signalCommandProcesses(pid, [], 'SIGKILL'), options.killGraceMs);
+        return;
+      }
       signalCommandProcesses(pid, live(), 'SIGTERM');
       killTimer = setTimeout(() => signalCommandProcesses(pid, live(), 'SIGKILL'), options.killGraceMs);
     };

@@ -37,7 +37,7 @@ describe.each([
   ['by full paths (no /proc)', false],
 ])('the file tools %s', (_label, procFd) => {
   const tools = (): Record<'read_file' | 'write_file' | 'edit_file' | 'list_files' | 'search_files', AnyWorkerAgentTool> => {
-    const context: ComputerToolContext = { home: homeFolder(home, { procFd }), env: {}, signal: undefined, limits: DEFAULT_COMPUTER_LIMITS, shell: 'bash' };
+    const context: ComputerToolContext = { home: homeFolder(home, { procFd }), env: {}, signal: undefined, limits: DEFAULT_COMPUTER_LIMITS, shell: 'bash', sandbox: 'unsandboxed', allowHosts: [] };
     return {
       read_file: createReadFileTool(context),
       write_file: createWriteFileTool(context),

@@ -20,6 +20,11 @@ export interface AnkoleConfig {
   toolTimeoutSeconds?: number;
   /** The web profile (`--web-search`, `--web-fetch`, `--web-allow-host`; `WEB_SEARCH_PROVIDER`, `WEB_FETCH`, `WEB_FETCH_ALLOW_HOSTS`). */
   web?: { search?: 'brave' | 'tavily' | 'searxng' | 'none'; fetch?: boolean; allowHosts?: string[] };
+  /**
+   * The agent's `command` tool: hosts its commands may reach (`--allow-host`; none by default: no network), and the
+   * explicit opt-out of the OS sandbox (`--unsandboxed-commands`).
+   */
+  commands?: { allowHosts?: string[]; unsandboxed?: boolean };
   /** An mcporter config (`--mcp-config`); relative to the config file's folder. Absolute once loaded. */
   mcpConfig?: string;
   /** A folder of skills (`--skills`); relative to the config file's folder. Absolute once loaded. */
@@ -27,7 +32,20 @@ export interface AnkoleConfig {
 }
 
 /** The settings of `AnkoleConfig`, in the order `ankole config show` lists them. */
-export const CONFIG_SETTINGS = ['model', 'baseURL', 'approve', 'maxSteps', 'toolTimeoutSeconds', 'web.search', 'web.fetch', 'web.allowHosts', 'mcpConfig', 'skills'] as const;
+export const CONFIG_SETTINGS = [
+  'model',
+  'baseURL',
+  'approve',
+  'maxSteps',
+  'toolTimeoutSeconds',
+  'web.search',
+  'web.fetch',
+  'web.allowHosts',
+  'commands.allowHosts',
+  'commands.unsandboxed',
+  'mcpConfig',
+  'skills',
+] as const;
 
 /** One setting's name (`web.search` for a nested one). */
 export type ConfigSetting = (typeof CONFIG_SETTINGS)[number];
@@ -39,6 +57,10 @@ function buildSchemas() {
     fetch: z.boolean().optional(),
     allowHosts: z.array(z.string().min(1)).optional(),
   });
+  const commandsSchema = z.strictObject({
+    allowHosts: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\.?$/, 'a host name like example.com or *.example.com')).optional(),
+    unsandboxed: z.boolean().optional(),
+  });
   const settingsShape = {
     model: z.string().min(1).optional(),
     baseURL: z.url({ protocol: /^https?$/ }).optional(),
@@ -46,6 +68,7 @@ function buildSchemas() {
     maxSteps: z.int().min(1).optional(),
     toolTimeoutSeconds: z.number().positive().optional(),
     web: webSchema.optional(),
+    commands: commandsSchema.optional(),
     mcpConfig: z.string().min(1).optional(),
     skills: z.string().min(1).optional(),
   };
@@ -140,7 +163,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     case 'unrecognized_keys': {
       const key = issue.keys[0] ?? '';
       const name = field === '' ? key : `${field}.${key}`;
-      const candidates = field === 'web' ? ['search', 'fetch', 'allowHosts'] : TOP_LEVEL_FIELDS;
+      const candidates = field === 'web' ? ['search', 'fetch', 'allowHosts'] : field === 'commands' ? ['allowHosts', 'unsandboxed'] : TOP_LEVEL_FIELDS;
       const match = closestMatch(key, candidates);
       return `"${name}" is not a setting${match === undefined ? '' : ` (did you mean ${field === '' ? match : `${field}.${match}`}?)`}; the settings are ${CONFIG_SETTINGS.join(', ')} (and approvals in an agent's file)`;
     }
@@ -151,7 +174,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     case 'too_small':
       return `${where}must be ${issue.origin === 'string' || issue.origin === 'array' ? 'non-empty' : `${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}`}`;
     case 'invalid_format':
-      return `${where}must be an http(s) URL`;
+      return issue.format === 'regex' ? `${where}must be ${issue.message}` : `${where}must be an http(s) URL`;
     default:
       return `${where}is not valid (${issue.message})`;
   }
@@ -183,6 +206,7 @@ export const SETTING_VARIABLES: Partial<Record<ConfigSetting, string>> = {
 /** A setting's value in one config. */
 export function settingValue(config: AnkoleConfig, setting: ConfigSetting): unknown {
   if (setting.startsWith('web.')) return (config.web as Record<string, unknown> | undefined)?.[setting.slice(4)];
+  if (setting.startsWith('commands.')) return (config.commands as Record<string, unknown> | undefined)?.[setting.slice(9)];
   return config[setting as keyof AnkoleConfig];
 }
 

@@ -2,7 +2,7 @@ import { configSetting, environmentWithConfig, loadAnkoleConfig, type LoadedConf
 import { AGENT_NAME_PATTERN } from './agent-home.js';
 import { CliError } from './cli-error.js';
 import type { CliIO } from './cli-io.js';
-import { stringValue, type ParsedCommandLine } from './parse-command-line.js';
+import { stringValue, stringValues, type ParsedCommandLine } from './parse-command-line.js';
 
 /** A command's options and I/O with the config files applied under them. */
 export interface ConfiguredCommand {
@@ -46,6 +46,14 @@ export async function applyAnkoleConfig(
     if (!options.flags.includes(flag) || stringValue(values, flag) !== undefined) continue;
     const found = configSetting(loaded, setting);
     if (found !== undefined) configured[flag] = String(found.value);
+  }
+  // The command sandbox: the opt-out when the flag is not given, and the allowed hosts of the files before the flag's.
+  if (options.flags.includes('unsandboxed-commands') && values['unsandboxed-commands'] !== true && configSetting(loaded, 'commands.unsandboxed')?.value === true) {
+    configured['unsandboxed-commands'] = true;
+  }
+  const configHosts = configSetting(loaded, 'commands.allowHosts');
+  if (options.flags.includes('allow-host') && configHosts !== undefined) {
+    configured['allow-host'] = [...(configHosts.value as string[]), ...stringValues(values, 'allow-host')];
   }
   const timeout = configSetting(loaded, 'toolTimeoutSeconds');
   return {

@@ -6,6 +6,7 @@ import { chooseControlPlane, describeControlPlaneChoice, type ControlPlaneChoice
 import { createLazyControlPlane } from '../worker/lazy-control-plane.js';
 import type { TextTurnContext } from '../turn-context.js';
 import { resolveAgentHome } from './agent-home.js';
+import { commandsSetup, type CommandsSetup } from './command-sandbox-setup.js';
 import { CliError } from './cli-error.js';
 import type { CliIO } from './cli-io.js';
 import { stringValue, stringValues, type OptionTable, type ParsedCommandLine } from './parse-command-line.js';
@@ -20,6 +21,8 @@ export const TURN_OPTIONS = {
   'web-fetch': { type: 'boolean' },
   'web-allow-host': { type: 'string', multiple: true },
   'mcp-config': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'unsandboxed-commands': { type: 'boolean' },
   brain: { type: 'boolean' },
   ...CONTROL_PLANE_OPTIONS,
 } as const satisfies OptionTable;
@@ -37,6 +40,11 @@ export const TURN_OPTIONS_HELP = [
   '  --web-allow-host H let web_fetch reach host H even if it is private (repeatable)',
   '                     No web profile bound: no web tools.',
   '  --mcp-config FILE  an mcporter config (mcpServers): each server\'s tools join the turn, namespaced by server',
+  '  --allow-host H     let the agent\'s commands reach host H (HTTP/HTTPS through the sandbox\'s proxy; *.example.com',
+  '                     for sub-domains; repeatable). Without it, commands have no network.',
+  '  --unsandboxed-commands',
+  '                     run commands WITHOUT the OS sandbox (bubblewrap): they can then read and change everything',
+  '                     this user can. Without bubblewrap and without this flag, commands are refused.',
   '  --brain            enable Brain: the turn gets recall, get_page, create_page, update_page and delete_page over',
   '                     the agent\'s pages in the control plane',
   '  --control-plane URL, --database-url URL, --data-dir DIR',
@@ -59,7 +67,9 @@ export interface TurnSetup {
   controlPlaneWhere?: string;
   /** Things the user should know that do not stop the turn (an MCP server that is down). */
   warnings: string[];
-  /** Closes what the setup opened (MCP connections, the control plane). */
+  /** How the turn's commands run (sandboxed or not, allowed hosts). */
+  commands: CommandsSetup;
+  /** Closes what the setup opened (MCP connections, the control plane, the command sandbox). */
   close(): Promise<void>;
 }
 
@@ -96,6 +106,11 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
   const close = async () => {
     for (const closer of closers.splice(0).reverse()) await closer();
   };
+  const commands = commandsSetup(values, io);
+  closers.push(() => commands.close());
+  context.commandSandbox = commands.sandbox;
+  if (commands.allowHosts.length > 0) context.allowHosts = commands.allowHosts;
+  if (commands.refusal !== undefined) warnings.push(commands.refusal);
   try {
     const configPath = await mcpConfigOption(values, io);
     if (configPath !== undefined) {
@@ -112,7 +127,7 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
       for (const problem of mcp.unavailable) warnings.push(problem.reason);
       context.extraTools = mcp.tools;
     }
-    if (choice === undefined) return { context, warnings, close };
+    if (choice === undefined) return { context, warnings, commands, close };
     // Opened at the first call of a control-plane tool: a turn that does not use one does not wait for the database.
     const lazy = createLazyControlPlane(async () => {
       const { openFromOptions } = await import('../worker/commands/control-plane-options.js');
@@ -122,7 +137,7 @@ export async function resolveTurnSetup(values: ParsedCommandLine['values'], io: 
     context.controlPlane = lazy.client;
     context.allowJobs = true;
     if (brain) context.brain = true;
-    return { context, controlPlaneWhere: describeControlPlaneChoice(choice), warnings, close };
+    return { context, controlPlaneWhere: describeControlPlaneChoice(choice), warnings, commands, close };
   } catch (error) {
     await close();
     throw error;

@@ -121,7 +121,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
   return {
     start(header) {
       if (live) output.write('\u001b[?25l');
-      print([style.bold(header.notice), style.dim(`Agent ${header.agent} · home ${header.home} · ${plural(header.tools, 'tool')}${header.controlPlane === undefined ? '' : ` · schedules and jobs in ${header.controlPlane}`}${header.conversation === undefined ? '' : ` · conversation ${header.conversation.id.slice(0, 8)}, turn ${header.conversation.turn}`}`), '']);
+      print([style.bold(header.notice), style.dim(`Agent ${header.agent} · home ${header.home} · ${plural(header.tools, 'tool')}${header.commands === undefined ? '' : ` · ${header.commands}`}${header.controlPlane === undefined ? '' : ` · schedules and jobs in ${header.controlPlane}`}${header.conversation === undefined ? '' : ` · conversation ${header.conversation.id.slice(0, 8)}, turn ${header.conversation.turn}`}`), '']);
     },
     warning(message) {
       print([`! ${oneLine(message, 500)}`]);

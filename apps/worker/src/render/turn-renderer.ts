@@ -12,6 +12,8 @@ export interface TurnHeader {
   tools: number;
   /** Where schedules and jobs are kept, when a control plane is bound. */
   controlPlane?: string;
+  /** How the agent's commands run: `commands sandboxed (no network)`, `commands NOT sandboxed (--unsandboxed-commands)`, … */
+  commands?: string;
   /** The conversation the turn belongs to (`ankole run --continue`, `--resume ID`), and which turn of it this is. */
   conversation?: { id: string; turn: number };
 }

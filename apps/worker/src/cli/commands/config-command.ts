@@ -27,6 +27,7 @@ const HELP = [
   '  { "model": "gpt-5-mini", "baseURL": "http://localhost:8000/v1", "approve": "ask" | "auto" | "never",',
   '    "maxSteps": 30, "toolTimeoutSeconds": 300,',
   '    "web": { "search": "brave" | "tavily" | "searxng" | "none", "fetch": true, "allowHosts": ["intranet.local"] },',
+  '    "commands": { "allowHosts": ["registry.npmjs.org", "*.github.com"], "unsandboxed": false },',
   '    "mcpConfig": "mcporter.json", "skills": "skills" }       (paths relative to the file\'s folder)',
   'and, in an agent\'s file only, "approvals" (see `ankole run --help`). Keys (OPENAI_API_KEY, ...) stay in the environment.',
   '',
@@ -47,6 +48,8 @@ const DEFAULTS: Record<ConfigSetting, unknown> = {
   'web.search': 'the first of BRAVE_API_KEY, TAVILY_API_KEY, SEARXNG_URL that is set, else none',
   'web.fetch': 'on when a search provider is bound',
   'web.allowHosts': [],
+  'commands.allowHosts': [],
+  'commands.unsandboxed': false,
   mcpConfig: 'none',
   skills: 'none',
 };

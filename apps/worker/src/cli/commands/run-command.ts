@@ -18,6 +18,7 @@ import { readPipedPrompt } from '../read-piped-prompt.js';
 import { createConversationStore, type ConversationStore } from '../conversation-store.js';
 import { chooseConversation, isForgottenResponse, planConversationTurn, recordConversationTurn, withWholeHistory, type ConversationTurnPlan } from '../conversation-turn.js';
 import { createRunTranscript } from '../run-transcript.js';
+import { describeCommands } from '../command-sandbox-setup.js';
 import { CONFIG_FILES_HELP, resolveTurnSetup, TURN_OPTIONS, TURN_OPTIONS_HELP, type TurnSetup } from '../turn-setup.js';
 
 const OPTIONS = {
@@ -111,6 +112,7 @@ export const runCommand: CliCommand = {
       },
     );
     try {
+      await demoCommands(model.offlineDemo, setup);
       let prompt = positionals.join(' ').trim();
       // No prompt in the arguments: one piped in (`echo "…" | ankole run`).
       if (prompt === '') prompt = (await readPipedPrompt(io)) ?? '';
@@ -146,6 +148,24 @@ export const runCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * The offline demo on a machine where commands cannot be sandboxed (no bubblewrap): its scripted commands (`wc`,
+ * `ls` in its own new home) run unsandboxed, and a warning says so. A real model's commands are never let through so.
+ */
+async function demoCommands(offlineDemo: boolean, setup: TurnSetup): Promise<void> {
+  const { commands } = setup;
+  if (!offlineDemo || commands.sandbox === 'unsandboxed') return;
+  const status = await commands.sandbox.status();
+  if (status.available) return;
+  setup.warnings.splice(0, setup.warnings.length, ...setup.warnings.filter((warning) => warning !== commands.refusal));
+  setup.warnings.push(`${status.reason} The offline demo runs its own fixed commands (wc, ls) unsandboxed; a real model's commands are refused until bubblewrap is installed.`);
+  await commands.sandbox.close();
+  commands.sandbox = 'unsandboxed';
+  commands.refusal = undefined;
+  commands.unsandboxedBecause = 'the offline demo, no bubblewrap here';
+  setup.context.commandSandbox = 'unsandboxed';
+}
 
 interface RunRenderedOptions {
   io: CliIO;
@@ -209,6 +229,7 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
           home: context.home,
           agent: context.agent,
           tools: assembly.tools.length,
+          commands: describeCommands(setup.commands),
           ...(setup.controlPlaneWhere === undefined ? {} : { controlPlane: setup.controlPlaneWhere }),
           conversation: { id: plan.conversation.id, turn: plan.turn },
         });

@@ -1,4 +1,6 @@
 import { collectToolSchemas, toolKey, type AnyWorkerAgentTool } from '@core/runtime';
+import { DEFAULT_COMPUTER_LIMITS } from '@core/tools-computer';
+import { describeCommandLimits, describeSandboxStatus } from '../command-sandbox-setup.js';
 import { buildTurnTools } from '../../text-turn.js';
 import { formatCount } from '../../render/format.js';
 import { applyAnkoleConfig } from '../apply-config.js';
@@ -79,14 +81,15 @@ export const toolsCommand: CliCommand = {
     const setup = await resolveTurnSetup(values, io, new AbortController().signal);
     try {
       for (const warning of setup.warnings) io.stderr.write(`ankole: ${warning}\n`);
-      return await show(values, io, setup.context);
+      return await show(values, io, setup);
     } finally {
       await setup.close();
     }
   },
 };
 
-async function show(values: ParsedCommandLine['values'], io: CliIO, context: TurnSetup['context']): Promise<number> {
+async function show(values: ParsedCommandLine['values'], io: CliIO, setup: TurnSetup): Promise<number> {
+  const { context } = setup;
   const assembly = await buildTurnTools(context);
   for (const warning of assembly.warnings) io.stderr.write(`ankole: ${warning}\n`);
   if (values.schemas === true) {
@@ -100,10 +103,15 @@ async function show(values: ParsedCommandLine['values'], io: CliIO, context: Tur
     return EXIT_CODES.ok;
   }
   const rows = assembly.tools.map(row);
+  const { sandbox, allowHosts } = setup.commands;
+  const status = sandbox === 'unsandboxed' ? 'unsandboxed' : await sandbox.status();
+  const limits = { ...DEFAULT_COMPUTER_LIMITS, ...context.computerLimits };
   if (values.json === true) {
-    io.stdout.write(`${JSON.stringify({ tools: rows, instructions: assembly.instructions })}\n`);
+    const commands = { sandbox: status === 'unsandboxed' ? { available: false, unsandboxed: true } : status, allowHosts, limits };
+    io.stdout.write(`${JSON.stringify({ tools: rows, instructions: assembly.instructions, commands })}\n`);
     return EXIT_CODES.ok;
   }
   io.stdout.write(`${table(rows)}\n\n${rows.length} tools for agent ${context.agent} (home ${context.home}); instructions: ${formatCount(assembly.instructions.length)} characters.\n`);
+  io.stdout.write(`${describeSandboxStatus(status, allowHosts)}\n${describeCommandLimits(limits)}\n`);
   return EXIT_CODES.ok;
 }

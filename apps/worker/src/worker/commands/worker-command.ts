@@ -4,7 +4,9 @@ import path from 'node:path';
 import { AnkoleError } from '@core/runtime';
 import { webProfileFromEnv } from '@core/tools-web';
 import { AGENT_NAME_PATTERN, defaultAgentHome } from '../../cli/agent-home.js';
+import { configSetting, loadAnkoleConfig } from '../../cli/ankole-config.js';
 import { applyAnkoleConfig } from '../../cli/apply-config.js';
+import { commandsSetup, describeCommands } from '../../cli/command-sandbox-setup.js';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 
@@ -27,6 +29,8 @@ const OPTIONS = {
   homes: { type: 'string' },
   skills: { type: 'string' },
   'mcp-config': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'unsandboxed-commands': { type: 'boolean' },
   brain: { type: 'boolean' },
   model: { type: 'string' },
   'max-steps': { type: 'string' },
@@ -55,6 +59,9 @@ const HELP = [
   '  --skills DIR       a folder of skills active for every turn',
   '  --mcp-config FILE  an mcporter config (mcpServers): each server\'s tools join every turn, namespaced by server;',
   '                     the servers start once and run until the worker stops',
+  '  --allow-host H     let every agent\'s commands reach host H (through the sandbox\'s proxy; repeatable); an agent\'s',
+  '                     file adds its own commands.allowHosts. Without any, commands have no network.',
+  '  --unsandboxed-commands  run commands WITHOUT the OS sandbox (bubblewrap); they reach everything this user can',
   '  --brain            enable Brain for every agent: text turns get recall, get_page, create_page, update_page and',
   '                     delete_page; workflow task turns get the read-only recall and get_page',
   '  --model NAME       the model (default: $ANKOLE_MODEL, else gpt-5-mini)',
@@ -146,11 +153,18 @@ export const workerCommand: CliCommand = {
     process.on('SIGTERM', onSignal);
     // One MCP tool source for the whole process: servers start at the first turn and stop with the worker.
     let mcp: WorkerMcpTools | undefined;
+    // One command sandbox for the whole process, shared by every agent's turns (each call gets its own namespaces).
+    const commands = commandsSetup(values, io);
     try {
+      if (commands.sandbox !== 'unsandboxed') {
+        const status = await commands.sandbox.status();
+        if (!status.available) commands.refusal = status.reason;
+      }
+      if (commands.refusal !== undefined) log({ type: 'worker.warning', message: commands.refusal }, `! ${commands.refusal} Until then every command call is refused.`);
       if (mcpConfig !== undefined) mcp = createWorkerMcpTools({ configPath: mcpConfig, onEvent: (event) => log(event, mcpEventLine(event)) });
       log(
-        { type: 'worker.started', workerId, concurrency, model: model.model, where },
-        `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${model.notice}`,
+        { type: 'worker.started', workerId, concurrency, model: model.model, where, commands: describeCommands(commands) },
+        `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${describeCommands(commands)}, ${model.notice}`,
       );
       const webProfile = webProfileFromEnv(io.env);
       const summary = await runWorker({
@@ -170,8 +184,13 @@ export const workerCommand: CliCommand = {
           const home = homes === undefined ? defaultAgentHome(job.agentId, io.env) : path.join(homes, job.agentId);
           await mkdir(home, { recursive: true });
           const extraTools = mcp === undefined ? undefined : await mcp.tools();
+          // The agent's own file may allow more hosts than the worker's flags and user file.
+          const agentHosts = configSetting(await loadAnkoleConfig({ agent: job.agentId, env: io.env }), 'commands.allowHosts')?.value as string[] | undefined;
+          const allowHosts = [...new Set([...commands.allowHosts, ...(agentHosts ?? [])])];
           return {
             home,
+            commandSandbox: commands.sandbox,
+            ...(allowHosts.length === 0 ? {} : { allowHosts }),
             ...(skillsDir === undefined ? {} : { skillsDir }),
             ...(webProfile === undefined ? {} : { webProfile }),
             ...(extraTools === undefined ? {} : { extraTools }),
@@ -192,6 +211,7 @@ export const workerCommand: CliCommand = {
       process.off('SIGTERM', onSignal);
       removeInterrupt();
       await mcp?.close();
+      await commands.close();
       await controlPlane.close();
       await model.close();
     }

@@ -1,0 +1,495 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isInside } from '../home-folder.js';
+import { createCallCgroup, createCgroupParent, removeCgroupParent, type CallCgroup, type CgroupParent } from './call-cgroups.js';
+import { startNetworkProxy, type NetworkProxy, type ResolveHost } from './network-proxy.js';
+import { BRIDGE_SCRIPT, fetchPreloadScript, launcherScript, SANDBOX_NET_DIR } from './sandbox-scripts.js';
+import { createSandboxState, removeSandboxState, type SandboxState } from './sandbox-state.js';
+import { seccompArchitecture, seccompFilter } from './seccomp-filter.js';
+
+/** The sentence every refusal for a missing sandbox ends with. */
+export const INSTALL_BUBBLEWRAP = 'install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`)';
+
+/** Options of `createCommandSandbox`. */
+export interface CommandSandboxOptions {
+  /** The bubblewrap program (default: `bwrap` found on `PATH`, then `/usr/bin/bwrap`); one that is not executable counts as missing. */
+  bwrap?: string;
+  /** Folders that must never become visible inside (the worker's data folder, its HOME): a bind that holds one is left out. */
+  protectedPaths?: readonly string[];
+  /** The uid (and gid) commands run as inside when the worker runs as root (default 1000); otherwise the worker's own. */
+  rootSandboxUid?: number;
+  /** Where the sandbox keeps its files (default `os.tmpdir()`). */
+  tmpdir?: string;
+  /** Resolves host names for the network proxy (tests). */
+  resolveHost?: ResolveHost;
+  /** Leave out the cgroup limits (memory, processes) even where cgroups are writable: RLIMIT_NPROC only (tests). */
+  noCgroups?: boolean;
+}
+
+/** What the sandbox can do here, for headers and `ankole tools`. */
+export type CommandSandboxStatus =
+  | {
+      available: true;
+      /** e.g. `bubblewrap 0.8.0`. */
+      mechanism: string;
+      /** The uid commands run as inside. */
+      uid: number;
+      /** How memory and process limits are enforced: `cgroup v1`, `cgroup v2`, or `rlimit` (processes only, no memory limit). */
+      limits: 'cgroup v1' | 'cgroup v2' | 'rlimit';
+      seccomp: boolean;
+    }
+  | { available: false; reason: string };
+
+/** One call's limits (from `ComputerLimits`). */
+export interface SandboxCallLimits {
+  memoryBytes: number;
+  maxProcesses: number;
+  cpuSeconds: number;
+  maxFileBytes: number;
+  tmpBytes: number;
+}
+
+/** One sandboxed call, ready to spawn: the program, its arguments, and data for the descriptors after stdio. */
+export interface SandboxedCall {
+  file: string;
+  args: string[];
+  /** Written into descriptors 3, 4, … of the child (then closed): bubblewrap reads them while it sets up. */
+  inputs: Buffer[];
+  /** The limits the call hit, by name (read after the call). */
+  limitsHit(): ('memory' | 'processes')[];
+  /** The network proxy's refusals during the call. */
+  networkRefusals(): string[];
+  /** Frees the call's cgroup and proxy (after every process is gone). */
+  release(): Promise<void>;
+}
+
+/** What a call needs to be placed in the sandbox. */
+export interface SandboxCallRequest {
+  home: string;
+  shell: string;
+  command: string;
+  limits: SandboxCallLimits;
+  /** Hosts the command may reach through the proxy; empty: no network at all. */
+  allowHosts: readonly string[];
+}
+
+/**
+ * The OS sandbox every `command` runs in (bubblewrap on Linux). Made once per worker and shared by its turns;
+ * `close()` removes its files and cgroups.
+ */
+export interface CommandSandbox {
+  /** Whether the sandbox works here (the first call sets it up and runs `true` in it; later calls answer at once). */
+  status(): Promise<CommandSandboxStatus>;
+  /**
+   * What can be told without setting anything up (for a turn's header): `undefined` when bubblewrap is there on
+   * Linux (`status()` has the last word), else why commands will be refused.
+   */
+  quickCheck(): string | undefined;
+  /**
+   * Places one call in the sandbox.
+   * @throws SandboxUnavailableError when the sandbox cannot be made here; Error when the call's cgroup or proxy cannot be made.
+   */
+  prepareCall(request: SandboxCallRequest): Promise<SandboxedCall>;
+  /** Removes the sandbox's files and cgroups (calls still running keep what they hold until they end). */
+  close(): Promise<void>;
+  /** `close()`, synchronously (for an `exit` handler). */
+  closeSync(): void;
+}
+
+/** The sandbox cannot be made on this machine (no bubblewrap, user namespaces off, not Linux). */
+export class SandboxUnavailableError extends Error {
+  readonly code = 'sandbox_unavailable';
+}
+
+interface Ready {
+  bwrap: string;
+  version: string;
+  state: SandboxState;
+  cgroups: CgroupParent | undefined;
+  launcher: { shell: string; script: string; fileBlockBytes: number };
+  uid: number;
+  gid: number;
+  userName: string;
+  seccomp: Buffer | undefined;
+  /** Arguments that are the same for every call (namespaces, system folders, /etc, /dev, /proc). */
+  fixedArgs: string[];
+  /** Read-only binds of the Node runtime and the mcporter launcher's packages. */
+  runtimeArgs: string[];
+  /** The preload (undici) is available: allowed hosts work for Node's fetch too. */
+  undiciEntry: string | undefined;
+  canDisableUserns: boolean;
+}
+
+/**
+ * Makes the command sandbox. Nothing happens until the first `status()` or `prepareCall()`: then it finds
+ * bubblewrap, copies the needed parts of `/etc`, prepares cgroups and runs `true` inside once to prove it works.
+ */
+export function createCommandSandbox(options: CommandSandboxOptions = {}): CommandSandbox {
+  let ready: Promise<Ready | { unavailable: string }> | undefined;
+  let prepared: Ready | undefined;
+  let closed = false;
+  let callNumber = 0;
+  const name = `ankole-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const setUp = (): Promise<Ready | { unavailable: string }> =>
+    (ready ??= prepare(options, name).then((outcome) => {
+      if (!('unavailable' in outcome)) prepared = outcome;
+      return outcome;
+    }));
+  const closeSync = (): void => {
+    if (prepared === undefined || closed) return;
+    closed = true;
+    if (prepared.cgroups !== undefined) removeCgroupParent(prepared.cgroups);
+    removeSandboxState(prepared.state);
+  };
+
+  return {
+    async status() {
+      const outcome = await setUp();
+      if ('unavailable' in outcome) return { available: false, reason: outcome.unavailable };
+      return {
+        available: true,
+        mechanism: `bubblewrap ${outcome.version}`,
+        uid: outcome.uid,
+        limits: outcome.cgroups === undefined ? 'rlimit' : outcome.cgroups.version === 1 ? 'cgroup v1' : 'cgroup v2',
+        seccomp: outcome.seccomp !== undefined,
+      };
+    },
+    quickCheck() {
+      return platformProblem() ?? (bubblewrapProgram(options) === undefined ? missingBwrap() : undefined);
+    },
+    async prepareCall(request) {
+      const outcome = await setUp();
+      if ('unavailable' in outcome) throw new SandboxUnavailableError(outcome.unavailable);
+      if (closed) throw new SandboxUnavailableError('The command sandbox was closed: the worker is shutting down.');
+      callNumber += 1;
+      return placeCall(outcome, request, `call-${callNumber}`, options);
+    },
+    async close() {
+      if (ready !== undefined) await ready;
+      closeSync();
+    },
+    closeSync,
+  };
+}
+
+async function prepare(options: CommandSandboxOptions, name: string): Promise<Ready | { unavailable: string }> {
+  const platform = platformProblem();
+  if (platform !== undefined) return { unavailable: platform };
+  const bwrap = bubblewrapProgram(options);
+  if (bwrap === undefined) return { unavailable: missingBwrap() };
+  const help = await runQuiet(bwrap, ['--help']);
+  const version = (await runQuiet(bwrap, ['--version'])).stdout.trim().replace(/^bubblewrap\s*/, '') || 'unknown';
+  const root = process.getuid?.() === 0;
+  const uid = root ? (options.rootSandboxUid ?? 1000) : (process.getuid?.() ?? 1000);
+  const gid = root ? (options.rootSandboxUid ?? 1000) : (process.getgid?.() ?? 1000);
+  let state: SandboxState;
+  try {
+    state = createSandboxState({ root, ...(options.tmpdir === undefined ? {} : { tmpdir: options.tmpdir }) });
+  } catch (error) {
+    return { unavailable: `The command sandbox could not prepare its files (${(error as Error).message}).` };
+  }
+  if (root && state.dev === undefined) {
+    removeSandboxState(state);
+    // bubblewrap's own /dev would bind the host's device nodes, which the sandbox user (root's uid outside) could chmod.
+    return { unavailable: 'The command sandbox could not make its own device nodes (every candidate folder is mounted nodev), and the worker runs as root: run the worker as an ordinary user, or opt out of the sandbox explicitly (--unsandboxed-commands).' };
+  }
+  const cgroups = options.noCgroups === true ? undefined : createCgroupParent(name);
+  const architecture = seccompArchitecture();
+  const dash = findProgram('dash');
+  const launcher = dash === undefined
+    ? { shell: '/bin/bash', script: launcherScript('-u'), fileBlockBytes: 1024 }
+    : { shell: dash, script: launcherScript('-p'), fileBlockBytes: 512 };
+  const undiciEntry = resolvePackageEntry('undici');
+  writeFileSync(path.join(state.dir, 'empty'), '', { mode: 0o444 });
+  const net = path.join(state.dir, 'net');
+  mkdirSync(net, { mode: 0o755 });
+  writeFileSync(path.join(net, 'bridge.mjs'), BRIDGE_SCRIPT, { mode: 0o444 });
+  writeFileSync(path.join(net, 'proxy.sock'), '', { mode: 0o444 });
+  if (undiciEntry !== undefined) writeFileSync(path.join(net, 'fetch-proxy.mjs'), fetchPreloadScript(pathToFileURL(undiciEntry).href), { mode: 0o444 });
+  const protectedPaths = (options.protectedPaths ?? []).map((entry) => realOrSelf(entry));
+  const ready: Ready = {
+    bwrap,
+    version,
+    state,
+    cgroups,
+    launcher,
+    uid,
+    gid,
+    userName: root ? 'agent' : safeUserName(),
+    seccomp: architecture === undefined ? undefined : seccompFilter(architecture),
+    fixedArgs: fixedArguments({ state, root, uid, gid, canDisableUserns: help.stdout.includes('--disable-userns') }),
+    runtimeArgs: runtimeArguments(protectedPaths, undiciEntry),
+    undiciEntry,
+    canDisableUserns: help.stdout.includes('--disable-userns'),
+  };
+  // Prove it works here (user namespaces may be off): run `true` inside, the way every call runs.
+  const trial = await trialRun(ready);
+  if (trial !== undefined) {
+    if (cgroups !== undefined) removeCgroupParent(cgroups);
+    removeSandboxState(state);
+    const namespaces = /namespace|uid map|Operation not permitted|setting up uid/i.test(trial)
+      ? ': enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0)'
+      : '';
+    return { unavailable: `Commands run in a bubblewrap sandbox and it cannot start here (${trial})${namespaces}.` };
+  }
+  return ready;
+}
+
+function bubblewrapProgram(options: CommandSandboxOptions): string | undefined {
+  if (options.bwrap === undefined) return findProgram('bwrap');
+  try {
+    accessSync(options.bwrap, fsConstants.X_OK);
+    return options.bwrap;
+  } catch {
+    return undefined;
+  }
+}
+
+function platformProblem(): string | undefined {
+  if (process.platform === 'linux') return undefined;
+  return `Commands cannot be sandboxed on ${process.platform}: only Linux (bubblewrap) is supported; run the worker on Linux, or opt out of the sandbox explicitly (--unsandboxed-commands).`;
+}
+
+function missingBwrap(): string {
+  return `Commands run in a bubblewrap sandbox and bwrap is not installed here: ${INSTALL_BUBBLEWRAP}.`;
+}
+
+async function trialRun(ready: Ready): Promise<string | undefined> {
+  const home = path.join(ready.state.dir, 'trial-home');
+  mkdirSync(home, { mode: 0o777 });
+  let call: SandboxedCall;
+  try {
+    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits: { memoryBytes: 256 * 1024 * 1024, maxProcesses: 64, cpuSeconds: 10, maxFileBytes: 1024 * 1024, tmpBytes: 1024 * 1024 } }, 'trial', {});
+  } catch (error) {
+    return (error as Error).message;
+  }
+  try {
+    const result = await runQuiet(call.file, call.args, call.inputs);
+    return result.code === 0 ? undefined : (result.stderr.trim().split('\n').at(-1) ?? `exit code ${String(result.code)}`);
+  } finally {
+    await call.release();
+  }
+}
+
+/** Namespaces, identity, the system folders read-only, the /etc snapshot, /dev and /proc. */
+function fixedArguments(options: { state: SandboxState; root: boolean; uid: number; gid: number; canDisableUserns: boolean }): string[] {
+  const args = ['--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
+  if (options.canDisableUserns) args.push('--disable-userns');
+  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--uid', String(options.uid), '--gid', String(options.gid), '--hostname', 'sandbox');
+  args.push('--ro-bind', '/usr', '/usr');
+  for (const top of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
+    let info;
+    try {
+      info = lstatSync(top);
+    } catch {
+      continue;
+    }
+    if (info.isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
+    else if (info.isDirectory()) args.push('--ro-bind', top, top);
+  }
+  args.push('--ro-bind', options.state.etc, '/etc');
+  if (options.state.dev !== undefined) args.push('--dev-bind', options.state.dev, '/dev', '--tmpfs', '/dev/shm');
+  else args.push('--dev', '/dev');
+  args.push('--proc', '/proc');
+  // bubblewrap already makes /proc/sys, sysrq-trigger, irq and bus read-only; hide what tells of the host or its keys.
+  for (const entry of ['/proc/keys', '/proc/key-users', '/proc/kcore', '/proc/timer_list', '/proc/sched_debug', '/proc/kallsyms', '/proc/kmsg']) {
+    if (existsSync(entry)) args.push('--ro-bind', path.join(options.state.dir, 'empty'), entry);
+  }
+  return args;
+}
+
+/** Read-only binds of the Node runtime (when outside /usr) and the packages the mcporter launcher and the fetch preload load. */
+function runtimeArguments(protectedPaths: readonly string[], undiciEntry: string | undefined): string[] {
+  const binds = new Set<string>();
+  const node = realOrSelf(process.execPath);
+  if (!node.startsWith('/usr/')) {
+    binds.add(node);
+    const globalModules = path.join(path.dirname(path.dirname(node)), 'lib', 'node_modules');
+    if (existsSync(globalModules)) binds.add(globalModules);
+  }
+  const packageRoot = packageDir('@core/tools-computer');
+  if (packageRoot !== undefined) binds.add(packageRoot);
+  const mcporter = packageRoot === undefined ? undefined : installedPackage(packageRoot, 'mcporter');
+  for (const entry of [mcporter, undiciEntry]) {
+    if (entry === undefined) continue;
+    const topModules = topNodeModules(entry);
+    if (topModules !== undefined) binds.add(topModules);
+  }
+  const args: string[] = [];
+  const kept = [...binds].filter((bind) => !protectedPaths.some((hidden) => isInside(bind, hidden)));
+  for (const bind of kept) {
+    // A bind inside another one is already visible.
+    if (kept.some((other) => other !== bind && isInside(other, bind))) continue;
+    args.push('--ro-bind', bind, bind);
+  }
+  if (process.execPath !== node) args.push('--symlink', node, process.execPath);
+  return args;
+}
+
+async function placeCall(ready: Ready, request: SandboxCallRequest, callName: string, options: CommandSandboxOptions): Promise<SandboxedCall> {
+  const { limits } = request;
+  let cgroup: CallCgroup | undefined;
+  if (ready.cgroups !== undefined) cgroup = createCallCgroup(ready.cgroups, callName, { memoryBytes: limits.memoryBytes, maxProcesses: limits.maxProcesses });
+  let proxy: NetworkProxy | undefined;
+  try {
+    if (request.allowHosts.length > 0) {
+      proxy = await startNetworkProxy({
+        socketPath: path.join(ready.state.sockets, `${callName}-${randomUUID().slice(0, 8)}.sock`),
+        allowHosts: request.allowHosts,
+        ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
+      });
+    }
+  } catch (error) {
+    await cgroup?.remove();
+    throw error;
+  }
+  const home = request.home;
+  const args = [...ready.fixedArgs];
+  args.push('--perms', '1777', '--size', String(Math.floor(limits.tmpBytes)), '--tmpfs', '/tmp');
+  args.push('--ro-bind-data', '3', '/etc/passwd', '--ro-bind-data', '4', '/etc/group');
+  args.push(...ready.runtimeArgs);
+  args.push('--bind', home, home, '--chdir', home);
+  let command = [request.shell, '-c', request.command];
+  if (proxy !== undefined) {
+    args.push('--ro-bind', path.join(ready.state.dir, 'net'), SANDBOX_NET_DIR, '--ro-bind', proxy.socketPath, `${SANDBOX_NET_DIR}/proxy.sock`);
+    const preload = ready.undiciEntry === undefined ? '' : `${SANDBOX_NET_DIR}/fetch-proxy.mjs`;
+    command = [process.execPath, `${SANDBOX_NET_DIR}/bridge.mjs`, `${SANDBOX_NET_DIR}/proxy.sock`, preload, ...command];
+  }
+  const inputs: Buffer[] = [
+    Buffer.from(`${ready.userName}:x:${ready.uid}:${ready.gid}:Ankole agent:${home}:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`),
+    Buffer.from(`${ready.userName}:x:${ready.gid}:\nnogroup:x:65534:\n`),
+  ];
+  if (ready.seccomp !== undefined) {
+    args.push('--seccomp', '5');
+    inputs.push(ready.seccomp);
+  }
+  // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every process of the user (all
+  // sandboxes of this worker and the worker's own), so it is set above what runs now by the limit.
+  const processLimit = cgroup === undefined ? String(runningTasks() + limits.maxProcesses) : '-';
+  const launcherArgs = [
+    '-c',
+    ready.launcher.script,
+    'ankole-sandbox',
+    String(Math.max(1, Math.ceil(limits.cpuSeconds))),
+    String(Math.max(1, Math.floor(limits.maxFileBytes / ready.launcher.fileBlockBytes))),
+    processLimit,
+    ...(cgroup?.joinFiles ?? []),
+    '--',
+    ready.bwrap,
+    ...args,
+    '--',
+    ...command,
+  ];
+  return {
+    file: ready.launcher.shell,
+    args: launcherArgs,
+    inputs,
+    limitsHit: () => cgroup?.limitsHit() ?? [],
+    networkRefusals: () => proxy?.refusals ?? [],
+    release: async () => {
+      await proxy?.close();
+      await cgroup?.remove();
+    },
+  };
+}
+
+/** Tasks (threads) on the machine now: /proc/loadavg's fourth field, after the slash. */
+function runningTasks(): number {
+  try {
+    const field = readFileSync('/proc/loadavg', 'utf8').split(' ')[3] ?? '';
+    return Number(field.split('/')[1]) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+const require_ = createRequire(import.meta.url);
+
+function resolvePackageEntry(specifier: string): string | undefined {
+  try {
+    return realpathSync(require_.resolve(specifier));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where `name` is installed as seen from `fromDir` (Node's lookup: `node_modules/<name>` in it and each folder above), real path. */
+function installedPackage(fromDir: string, name: string): string | undefined {
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(candidate)) return realOrSelf(candidate);
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+function packageDir(name: string): string | undefined {
+  const manifest = resolvePackageEntry(`${name}/package.json`);
+  return manifest === undefined ? undefined : path.dirname(manifest);
+}
+
+/** The outermost `node_modules` folder on a path (where every dependency of a package installed there can be found). */
+function topNodeModules(file: string): string | undefined {
+  const parts = file.split(path.sep);
+  const index = parts.indexOf('node_modules');
+  return index === -1 ? undefined : parts.slice(0, index + 1).join(path.sep);
+}
+
+function realOrSelf(entry: string): string {
+  try {
+    return realpathSync(entry);
+  } catch {
+    return path.resolve(entry);
+  }
+}
+
+function safeUserName(): string {
+  try {
+    const name = os.userInfo().username;
+    return /^[a-z_][a-z0-9_-]*$/i.test(name) ? name : 'agent';
+  } catch {
+    return 'agent';
+  }
+}
+
+function findProgram(program: string): string | undefined {
+  const folders = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/bin', '/usr/local/bin'];
+  for (const folder of folders) {
+    if (folder === '') continue;
+    const candidate = path.join(folder, program);
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+function runQuiet(file: string, args: readonly string[], inputs: readonly Buffer[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe', ...inputs.map(() => 'pipe' as const)] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    writeInputs(child.stdio, inputs);
+    child.on('error', (error) => resolve({ code: null, stdout, stderr: error.message }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Writes each input into its descriptor (3, 4, …) and closes it. */
+export function writeInputs(stdio: readonly unknown[], inputs: readonly Buffer[]): void {
+  inputs.forEach((input, index) => {
+    const stream = stdio[index + 3] as NodeJS.WritableStream & { on(event: 'error', listener: () => void): void } | null | undefined;
+    if (stream === null || stream === undefined) return;
+    stream.on('error', () => undefined);
+    stream.end(input);
+  });
+}
