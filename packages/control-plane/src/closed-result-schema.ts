@@ -1,4 +1,4 @@
-import { checkStrictSchema, jsonPathChild, STRICT_KEYWORDS } from '@core/runtime';
+import { checkStrictSchema, compileLinearPattern, jsonPathChild, STRICT_KEYWORDS } from '@core/runtime';
 import type { ResultSchemaValidator } from './result-validator.js';
 import type { JsonObject } from './workflow-client.js';
 
@@ -12,17 +12,24 @@ export interface ResultSchemaIssue {
 const JSON_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
 /** Largest result schema, as JSON (UTF-8 bytes). */
 export const MAX_RESULT_SCHEMA_BYTES = 65_536;
+/** Deepest nesting of a result schema's JSON (objects and arrays); strict mode's 10 object levels fit well within. */
+export const MAX_RESULT_SCHEMA_DEPTH = 64;
 
 /**
  * Lists what keeps `schema` from being a closed result schema, each with its JSON path: the root must be an object
  * schema; every object sets `additionalProperties: false` and lists every property in `required` (optional values
  * are nullable); only strict mode's keywords (`STRICT_KEYWORDS` of `@core/runtime`), with strict mode's limits (5000 properties,
- * 10 levels of nesting, 1000 enum values); and Ajv must compile it. An empty list means the schema is accepted.
+ * 10 levels of nesting, 1000 enum values); every `pattern` one the linear-time engine runs (`compileLinearPattern` of
+ * `@core/runtime`: no backreferences or lookaround); no key named `__proto__`; `$ref`s resolved through own
+ * properties; and Ajv must compile it. An empty list means the schema is accepted. The JSON's shape (depth, keys) is
+ * checked first, without recursion, so no schema can exhaust the stack.
  */
 export function checkClosedResultSchema(schema: unknown, validator: ResultSchemaValidator): ResultSchemaIssue[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return [{ path: '$', message: `the result schema must be a JSON Schema object, got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}.` }];
   }
+  const shape = checkSchemaShape(schema);
+  if (shape !== undefined) return [shape];
   const text = JSON.stringify(schema);
   if (Buffer.byteLength(text) > MAX_RESULT_SCHEMA_BYTES) {
     return [{ path: '$', message: `the result schema is ${Buffer.byteLength(text)} bytes of JSON; at most ${MAX_RESULT_SCHEMA_BYTES} are allowed.` }];
@@ -46,6 +53,17 @@ function walk(node: unknown, path: string, issues: ResultSchemaIssue[]): void {
   for (const keyword of Object.keys(schema)) {
     if (!STRICT_KEYWORDS.has(keyword)) {
       issues.push({ path, message: `"${keyword}" is not a strict-mode keyword; use only ${[...STRICT_KEYWORDS].join(', ')}.` });
+    }
+  }
+  const pattern = schema['pattern'];
+  if (pattern !== undefined) {
+    if (typeof pattern !== 'string') issues.push({ path: jsonPathChild(path, 'pattern'), message: '"pattern" must be a string.' });
+    else {
+      try {
+        compileLinearPattern(pattern);
+      } catch (error) {
+        issues.push({ path: jsonPathChild(path, 'pattern'), message: `the pattern ${JSON.stringify(pattern)} is refused: ${(error as Error).message}.` });
+      }
     }
   }
   const type = schema['type'];
@@ -74,6 +92,28 @@ function walk(node: unknown, path: string, issues: ResultSchemaIssue[]): void {
   if (Array.isArray(anyOf)) anyOf.forEach((branch, index) => walk(branch, jsonPathChild(jsonPathChild(path, 'anyOf'), index), issues));
 }
 
+/**
+ * The first problem with a schema's JSON as data, walked without recursion: nesting deeper than
+ * `MAX_RESULT_SCHEMA_DEPTH`, or a key named `__proto__` (no value could ever match such a property, and a `$ref`
+ * through it would reach outside the schema).
+ */
+function checkSchemaShape(schema: object): ResultSchemaIssue | undefined {
+  const stack: Array<{ node: unknown; path: string; depth: number }> = [{ node: schema, path: '$', depth: 1 }];
+  while (stack.length > 0) {
+    const { node, path, depth } = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > MAX_RESULT_SCHEMA_DEPTH) {
+      return { path, message: `the result schema nests deeper than ${MAX_RESULT_SCHEMA_DEPTH} levels of JSON here; strict mode allows 10 levels of objects.` };
+    }
+    const entries: Array<[string | number, unknown]> = Array.isArray(node) ? node.map((item, index) => [index, item]) : Object.entries(node);
+    for (const [key, child] of entries) {
+      if (key === '__proto__') return { path: jsonPathChild(path, key), message: 'the key "__proto__" is not allowed in a result schema (no value can have such a property); rename it.' };
+      stack.push({ node: child, path: jsonPathChild(path, key), depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
 /** `checkClosedResultSchema` with its answers remembered by the schema's JSON text (a replay checks the same schemas again). */
 export interface ClosedSchemaChecker {
   check(schema: unknown): ResultSchemaIssue[];
@@ -84,6 +124,9 @@ export function createClosedSchemaChecker(validator: ResultSchemaValidator): Clo
   const cache = new Map<string, ResultSchemaIssue[]>();
   return {
     check(schema) {
+      // The shape first: the cache's key is the schema's JSON text, and a deep schema must not reach JSON.stringify.
+      const shape = typeof schema === 'object' && schema !== null ? checkSchemaShape(schema) : undefined;
+      if (shape !== undefined) return [shape];
       const key = typeof schema === 'object' && schema !== null ? JSON.stringify(schema) : undefined;
       const cached = key === undefined ? undefined : cache.get(key);
       if (cached !== undefined) return cached;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import { createLinearRegExpEngine } from '@core/runtime';
 import type { JsonObject, ResultSchemaProblem } from './workflow-client.js';
 
 type AjvInstance = InstanceType<typeof Ajv2020Module>;
@@ -15,7 +16,9 @@ function newAjv(): AjvInstance {
   const Ajv2020 = (Ajv2020Loaded.default ?? Ajv2020Loaded) as unknown as AjvConstructor;
   const addFormatsLoaded = requireFromHere('ajv-formats') as { default?: unknown };
   const addFormats = (addFormatsLoaded.default ?? addFormatsLoaded) as (ajv: AjvInstance) => unknown;
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, ownProperties: true });
+  // Every `pattern` runs in linear time (RE2): no result can make a check backtrack (task() refuses the patterns it
+  // cannot run).
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, ownProperties: true, code: { regExp: createLinearRegExpEngine() } });
   addFormats(ajv);
   return ajv;
 }
@@ -33,8 +36,8 @@ const MAX_PROBLEMS = 20;
 
 /**
  * A validator of task results against their stored schemas: Ajv (JSON Schema 2020-12) with all errors, the
- * strict-mode string formats, and own properties only (`ownProperties`: an inherited `toString` never counts as
- * present). Compiled schemas are cached by their JSON text (the last 500).
+ * strict-mode string formats, own properties only (`ownProperties`: an inherited `toString` never counts as
+ * present), and `pattern` run in linear time (`createLinearRegExpEngine` of `@core/runtime`). Compiled schemas are cached by their JSON text (the last 500).
  */
 export function createResultValidator(): ResultSchemaValidator {
   let ajv: AjvInstance | undefined;

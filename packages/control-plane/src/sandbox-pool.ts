@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { SandboxJob, SandboxThreadData, SandboxThreadMessage } from './sandbox-protocol.js';
 import { threadCpuTimeMs } from './thread-cpu-time.js';
 import type { JournaledTask, ScriptRun, ScriptRunInput } from './workflow-sandbox.js';
+import type { JsonObject, ResultSchemaProblem } from './workflow-client.js';
 import type { WorkflowLimits } from './workflow-limits.js';
 
 /** A run of a workflow script in a sandbox thread: what it did, or why the pool ended it. */
@@ -38,6 +39,11 @@ export interface SandboxPool {
   run(input: SandboxRunInput): Promise<SandboxRunResult>;
   /** Checks that a script compiles: `undefined`, or the problem (a syntax error with its line and column). */
   check(script: string, limits: ScriptRunInput['limits']): Promise<string | undefined>;
+  /**
+   * Checks a task result against its result schema (Ajv, every `pattern` in linear time) in a sandbox thread, under
+   * the same CPU-time cut as a run: the mismatches with their paths (empty when it matches).
+   */
+  validate(schema: JsonObject, value: unknown): Promise<ResultSchemaProblem[]>;
   /** Terminates the threads; queued and running jobs end as cut. */
   close(): Promise<void>;
   /** How many threads are alive now (for tests and benches). */
@@ -51,7 +57,11 @@ const POLL_MS = 20;
 /** A thread's JavaScript heap (its own objects, not the script's: those live in the WebAssembly memory). */
 const THREAD_HEAP_MB = 256;
 
-type Answer = { kind: 'ran'; run: ScriptRun } | { kind: 'checked'; problem: string | undefined } | { kind: 'cut' | 'busy'; error: string };
+type Answer =
+  | { kind: 'ran'; run: ScriptRun }
+  | { kind: 'checked'; problem: string | undefined }
+  | { kind: 'validated'; problems: ResultSchemaProblem[] }
+  | { kind: 'cut' | 'busy'; error: string };
 
 interface PendingJob {
   job: SandboxJob;
@@ -132,7 +142,14 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       }
       if (thread.current?.job.id !== message.id) return;
       const retire = message.retire;
-      finish(thread, message.kind === 'ran' ? { kind: 'ran', run: message.run } : { kind: 'checked', problem: message.problem });
+      finish(
+        thread,
+        message.kind === 'ran'
+          ? { kind: 'ran', run: message.run }
+          : message.kind === 'checked'
+            ? { kind: 'checked', problem: message.problem }
+            : { kind: 'validated', problems: message.problems },
+      );
       if (retire) end(thread);
       else {
         thread.state = 'idle';
@@ -221,14 +238,23 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   return {
     async run(input) {
       const answer = await submit({ kind: 'run', input });
-      if (answer.kind === 'checked') throw new Error('The sandbox answered a run with a check.');
-      return answer;
+      if (answer.kind === 'ran' || answer.kind === 'cut' || answer.kind === 'busy') return answer;
+      throw new Error(`The sandbox answered a run with ${answer.kind}.`);
     },
     async check(script, limits) {
       const answer = await submit({ kind: 'check', script, limits });
       if (answer.kind === 'checked') return answer.problem;
-      if (answer.kind === 'ran') throw new Error('The sandbox answered a check with a run.');
-      return answer.kind === 'busy' ? `the sandbox could not check it in time (${answer.error}); try again` : answer.error;
+      if (answer.kind === 'cut' || answer.kind === 'busy') return answer.kind === 'busy' ? `the sandbox could not check it in time (${answer.error}); try again` : answer.error;
+      throw new Error(`The sandbox answered a check with ${answer.kind}.`);
+    },
+    async validate(schema, value) {
+      const answer = await submit({ kind: 'validate', schema, value });
+      if (answer.kind === 'validated') return answer.problems;
+      if (answer.kind === 'busy') return [{ path: '$', message: 'could not be checked against the result schema in time (the machine is busy); submit it again' }];
+      if (answer.kind === 'cut') {
+        return [{ path: '$', message: `could not be checked against the result schema within ${cpuTimeLimitMs} ms of CPU time; submit a smaller result (shorter strings)` }];
+      }
+      throw new Error(`The sandbox answered a validation with ${answer.kind}.`);
     },
     async close() {
       if (closed) return;

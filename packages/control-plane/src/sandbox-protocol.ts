@@ -1,3 +1,4 @@
+import type { JsonObject, ResultSchemaProblem } from './workflow-client.js';
 import type { JournaledTask, ScriptRun, ScriptRunInput } from './workflow-sandbox.js';
 
 /** What a sandbox thread is started with (its `workerData`). */
@@ -10,13 +11,15 @@ export interface SandboxThreadData {
   retireAfterJobs: number;
 }
 
-/** A job for a sandbox thread: run a workflow script, or check that one compiles. */
+/** A job for a sandbox thread: run a workflow script, check that one compiles, or check a task result against its schema. */
 export type SandboxJob =
   | { id: number; kind: 'run'; input: Omit<ScriptRunInput, 'schemas' | 'journal'> & { journal: readonly JournaledTask[] } }
-  | { id: number; kind: 'check'; script: string; limits: ScriptRunInput['limits'] };
+  | { id: number; kind: 'check'; script: string; limits: ScriptRunInput['limits'] }
+  | { id: number; kind: 'validate'; schema: JsonObject; value: unknown };
 
 /** What a sandbox thread posts: once when it is ready (with its OS thread id, when known), then one answer per job. */
 export type SandboxThreadMessage =
   | { kind: 'ready'; threadId: number | undefined }
   | { kind: 'ran'; id: number; run: ScriptRun; retire: boolean }
-  | { kind: 'checked'; id: number; problem: string | undefined; retire: boolean };
+  | { kind: 'checked'; id: number; problem: string | undefined; retire: boolean }
+  | { kind: 'validated'; id: number; problems: ResultSchemaProblem[]; retire: boolean };

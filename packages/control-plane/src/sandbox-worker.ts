@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   const { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } = await import('quickjs-emscripten');
   const module: QuickJSWASMModule = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory as Parameters<typeof newVariant>[1]['wasmMemory'] & object }));
   const startBytes = memory.buffer.byteLength;
-  const schemas = createClosedSchemaChecker(createResultValidator());
+  const validator = createResultValidator();
+  const schemas = createClosedSchemaChecker(validator);
   let jobs = 0;
   const retire = (broken: boolean): boolean => {
     jobs += 1;
@@ -48,6 +49,10 @@ async function main(): Promise<void> {
     if (job.kind === 'run') {
       const run = runWorkflowScript(module, { ...job.input, schemas });
       post({ kind: 'ran', id: job.id, run, retire: retire(run.moduleBroken) });
+    } else if (job.kind === 'validate') {
+      const compiled = validator.compile(job.schema);
+      const problems = compiled.ok ? compiled.check(job.value) : [{ path: '$', message: `the task's result schema does not compile: ${compiled.message}` }];
+      post({ kind: 'validated', id: job.id, problems, retire: retire(false) });
     } else {
       let problem: string | undefined;
       let broken = false;

@@ -1,6 +1,4 @@
 import { createAdvanceApi } from './advance-api.js';
-import { createClosedSchemaChecker, type ClosedSchemaChecker } from './closed-result-schema.js';
-import { createResultValidator, type ResultSchemaValidator } from './result-validator.js';
 import { CPU_CUT_MARGIN_MS, createSandboxPool, type SandboxPool } from './sandbox-pool.js';
 import type { SqlDriver } from './sql-driver.js';
 import { createTaskWorkApi } from './task-work-api.js';
@@ -17,12 +15,8 @@ export interface WorkflowEngineOptions {
   /** The turn queue, for the background job that reports a finished workflow to its agent. */
   queue: TurnQueue;
   limits: WorkflowLimits;
-  /** The sandbox threads that run workflow scripts (started on first use). */
+  /** The sandbox threads that run workflow scripts and check task results (started on first use). */
   sandbox: SandboxPool;
-  /** Ajv, for result schemas and submitted results. */
-  validator: ResultSchemaValidator;
-  /** Checks (and remembers) `task()` result schemas. */
-  schemas: ClosedSchemaChecker;
 }
 
 /** The three client surfaces of the workflow engine, and its sandbox threads. */
@@ -36,11 +30,10 @@ export interface WorkflowEngine {
 
 /**
  * Creates the workflow engine's client surfaces on one database, with one pool of sandbox threads (`sandboxThreads`,
- * default 2) and one Ajv between them.
+ * default 2) between them: scripts run, and task results are checked, only there.
  * @throws ControlPlaneInputError (`options_invalid`) for bad limits or a bad thread count.
  */
 export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'driver' | 'schema' | 'queue' | 'limits'> & { sandboxThreads?: number }): WorkflowEngine {
-  const validator = createResultValidator();
   const limits = checkWorkflowLimits({ ...options.limits });
   const threads = options.sandboxThreads ?? 2;
   if (!(Number.isInteger(threads) && threads > 0)) {
@@ -56,8 +49,6 @@ export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'drive
     queue: options.queue,
     limits,
     sandbox,
-    validator,
-    schemas: createClosedSchemaChecker(validator),
   };
   return { workflows: createWorkflowApi(shared), tasks: createTaskWorkApi(shared), advances: createAdvanceApi(shared), close: () => sandbox.close() };
 }

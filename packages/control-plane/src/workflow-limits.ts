@@ -8,7 +8,7 @@ export interface WorkflowLimits {
   maxScriptBytes: number;
   /** Largest input and largest result, as JSON, in UTF-8 bytes (default 1 000 000). */
   maxJsonBytes: number;
-  /** Most `task()` calls per workflow (default 200). */
+  /** Most `task()` calls per workflow (default 1000). */
   maxTasksPerWorkflow: number;
   /** Most log lines per workflow (default 1000). */
   maxLogLines: number;
@@ -35,7 +35,7 @@ export const DEFAULT_WORKFLOW_LIMITS: Readonly<WorkflowLimits> = Object.freeze({
   maxRunningPerAgent: 10,
   maxScriptBytes: 100_000,
   maxJsonBytes: 1_000_000,
-  maxTasksPerWorkflow: 200,
+  maxTasksPerWorkflow: 1000,
   maxLogLines: 1000,
   maxLogBytes: 65_536,
   memoryLimitBytes: 32 * 1024 * 1024,

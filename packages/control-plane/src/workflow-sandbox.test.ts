@@ -165,6 +165,83 @@ describe('the sandbox', () => {
   });
 });
 
+describe('bounded text and values', () => {
+  it('cuts an error of any size to 8,000 characters, with a marker saying how much was cut', () => {
+    const huge = run("throw new Error('E'.repeat(8e6))").outcome as { kind: string; error: string };
+    expect(huge.kind).toBe('failed');
+    expect(huge.error.length).toBeLessThanOrEqual(8000);
+    expect(huge.error).toMatch(/^E{7000,} \[\.\.\. \d+ more characters cut\]$/);
+    expect(Number(/(\d+) more/.exec(huge.error)![1]) + huge.error.indexOf(' [')).toBe(8e6);
+  });
+
+  it('turns any thrown or logged value into text, whatever its toString does', () => {
+    expect(run("throw Symbol('odd')").outcome).toEqual({ kind: 'failed', error: 'Symbol(odd)' });
+    expect(run('throw { toString() { return {}; }, toJSON() { throw 1; } }').outcome).toEqual({ kind: 'failed', error: 'a value that cannot be shown as text' });
+    expect(run("const e = new Error('x'); Object.defineProperty(e, 'message', { get() { throw 1; } }); throw e;").outcome).toEqual({
+      kind: 'failed',
+      error: 'an error that cannot be described',
+    });
+    expect(run("globalThis.String = () => ({}); Array.prototype.map = null; log(Symbol('s'), 1n); throw Symbol('t');")).toMatchObject({
+      outcome: { kind: 'failed', error: 'Symbol(t)' },
+      log: ['Symbol(s) 1'],
+    });
+  });
+
+  it('fails a return value nested deeper than 64 levels, naming where', () => {
+    const deep = run('let v = 1; for (let i = 0; i < 100; i++) v = [v]; return v;').outcome;
+    expect(deep).toEqual({
+      kind: 'failed',
+      error: `The script's return value nests deeper than 64 levels of arrays and objects (at $${'[0]'.repeat(64)}); return flatter data.`,
+    });
+    expect(run('let v = 1; for (let i = 0; i < 63; i++) v = { a: v }; return v;').outcome.kind).toBe('returned');
+  });
+
+  it('refuses task() arguments, titles and prompts past their bounds, catchably', () => {
+    const limits = { ...DEFAULT_WORKFLOW_LIMITS, cpuTimeLimitMs: 5000 };
+    const refused = (spec: string) => run(`try { await task(${spec}); } catch (e) { return e.message; }`, { limits });
+    expect(refused(`{ title: 't'.repeat(201), prompt: 'p', result: ${JSON.stringify(RESULT)} }`)).toMatchObject({ outcome: { result: expect.stringMatching(/title must be .* at most 200/) }, newTasks: [] });
+    expect(refused(`{ title: 't', prompt: 'p'.repeat(20001), result: ${JSON.stringify(RESULT)} }`)).toMatchObject({ outcome: { result: expect.stringMatching(/prompt must be .* at most 20000/) } });
+    expect(refused(`{ title: 't', prompt: 'p', result: ${JSON.stringify(RESULT)}, padding: 'x'.repeat(600000) }`)).toMatchObject({
+      outcome: { result: expect.stringMatching(/^task\(\) takes at most 524288 characters of JSON .* this call has 6\d{5}\.$/) },
+    });
+  });
+});
+
+describe('task() result schemas', () => {
+  // The schema goes in as JSON text, so a "__proto__" key stays an own property (as from a model's JSON).
+  const refusal = (schema: unknown) => {
+    const outcome = run(`try { await task({ title: 't', prompt: 'p', result: JSON.parse(${JSON.stringify(JSON.stringify(schema))}) }); return 'accepted'; } catch (e) { return e.message; }`);
+    expect(outcome.newTasks).toHaveLength(outcome.outcome.kind === 'waiting' ? 1 : 0);
+    return outcome.outcome.kind === 'waiting' ? 'accepted' : (outcome.outcome as { result: string }).result;
+  };
+  const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', additionalProperties: false, required: Object.keys(properties), properties, ...extra });
+
+  it('refuses a $ref that reaches outside the schema through an inherited property', () => {
+    expect(refusal(object({ a: { $ref: '#/__proto__' } }))).toMatch(/at \$\.properties\.a: \$ref "#\/__proto__" does not point into this schema/);
+    expect(refusal(object({ a: { $ref: '#/constructor' } }))).toMatch(/at \$\.properties\.a: \$ref "#\/constructor" does not point/);
+    expect(refusal(object({ a: { $ref: '#/$defs/x' } }, { $defs: { x: { type: 'string' } } }))).toBe('accepted');
+  });
+
+  it('refuses a property named __proto__, naming its path', () => {
+    const schema = JSON.parse('{"type":"object","additionalProperties":false,"required":["__proto__"],"properties":{"__proto__":{"type":"string"}}}') as unknown;
+    expect(refusal(schema)).toMatch(/at \$\.properties\.__proto__: the key "__proto__" is not allowed in a result schema/);
+  });
+
+  it('refuses a schema nested 2,000 levels deep with the path where it got too deep, not a stack overflow', () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 2000; i++) schema = { type: 'array', items: schema };
+    const message = refusal(object({ a: schema }));
+    expect(message).toMatch(/at \$\.properties\.a(\.items)+: the result schema nests deeper than 64 levels/);
+    expect(message).not.toMatch(/call stack/i);
+  });
+
+  it('refuses a pattern the linear-time engine cannot run, naming its path, and takes the others', () => {
+    expect(refusal(object({ a: { type: 'string', pattern: '^(a)\\1$' } }))).toMatch(/at \$\.properties\.a\.pattern: the pattern "\^\(a\)\\\\1\$" is refused: a backreference cannot be checked in linear time/);
+    expect(refusal(object({ a: { type: 'string', pattern: '(?=x)' } }))).toMatch(/lookahead or lookbehind/);
+    expect(refusal(object({ a: { type: 'string', pattern: '^(a+)+$' } }))).toBe('accepted');
+  });
+});
+
 describe('checkWorkflowScript', () => {
   it('accepts top-level await and return, and names the line and column of a syntax error', () => {
     expect(checkWorkflowScript(module, 'const x = await task({});\nreturn x;', DEFAULT_WORKFLOW_LIMITS)).toBeUndefined();

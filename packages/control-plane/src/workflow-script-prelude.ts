@@ -59,12 +59,10 @@ export const WORKFLOW_SCRIPT_PRELUDE = String.raw`(function (hostTask, hostLog, 
         const message = asText(error.message);
         return name === 'Error' || name === '' ? message : name + ': ' + message;
       }
-      if (typeof error === 'string') return error;
-      const json = stringify(error);
-      return typeof json === 'string' ? json : asText(error);
     } catch (problem) {
       return 'an error that cannot be described';
     }
+    return text(error);
   }
   function text(part) {
     if (typeof part === 'string') return part;
