@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ControlPlaneInputError } from './errors.js';
+import { findUnstorableText } from './unstorable-text.js';
 
 const agentId = z.string().trim().min(1, 'agentId must not be empty').max(200);
 const id = z.string().trim().min(1).max(100);
@@ -68,10 +69,15 @@ export const inputSchemas = {
 } as const;
 
 /**
- * Parses an RPC payload.
- * @throws ControlPlaneInputError (`input_invalid`) naming each wrong field.
+ * Parses an RPC payload. Text PostgreSQL cannot store (a NUL character or a lone surrogate, in any string or object key
+ * of the payload) is refused first, naming where it is (`result.items[3].name`).
+ * @throws ControlPlaneInputError (`input_invalid`) naming each wrong field, or the one holding unstorable text.
  */
 export function parseInput<TSchema extends z.ZodType>(schema: TSchema, input: unknown, operation: string): z.output<TSchema> {
+  const unstorable = findUnstorableText(input);
+  if (unstorable !== undefined) {
+    throw new ControlPlaneInputError('input_invalid', `Invalid input to ${operation}: ${unstorable.path}: ${unstorable.description}.`, { field: unstorable.path });
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`);
