@@ -1,4 +1,5 @@
 import { parseInput } from './input-schemas.js';
+import { findUnstorableText, replaceUnstorableText } from './unstorable-text.js';
 import type { SqlExecutor } from './sql-driver.js';
 import type { AdvanceApi, AdvanceReport, WorkflowLogLine, WorkflowStatus } from './workflow-client.js';
 import type { WorkflowEngineOptions } from './workflow-engine.js';
@@ -92,13 +93,17 @@ export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
           ? ran.run
           : { outcome: { kind: 'failed', error: ran.error }, newTasks: [], log: row.log.map((line) => line.text), moduleBroken: false };
 
+      // Text PostgreSQL cannot store, made by the script: its result or a task it asks for fails the workflow (saying
+      // where); its log lines and error message are kept with U+FFFD in place.
+      const unstorable = unstorableOutcome(run);
+      const outcome = unstorable === undefined ? run.outcome : ({ kind: 'failed', error: unstorable } as const);
       const result: AdvanceResult = {
-        status: run.outcome.kind === 'waiting' ? 'running' : run.outcome.kind === 'returned' ? 'succeeded' : 'failed',
-        result: run.outcome.kind === 'returned' ? run.outcome.result : null,
-        error: run.outcome.kind === 'failed' ? run.outcome.error : null,
-        log: stampLog(row.log, run.log),
+        status: outcome.kind === 'waiting' ? 'running' : outcome.kind === 'returned' ? 'succeeded' : 'failed',
+        result: outcome.kind === 'returned' ? outcome.result : null,
+        error: outcome.kind === 'failed' ? replaceUnstorableText(outcome.error) : null,
+        log: stampLog(row.log, replaceUnstorableText(run.log)),
         requestedSeen: Number(row.advance_requested),
-        newTaskCount: run.outcome.kind === 'waiting' ? run.newTasks.length : 0,
+        newTaskCount: outcome.kind === 'waiting' ? run.newTasks.length : 0,
       };
       const store = async (executor: SqlExecutor): Promise<WorkflowRow> => {
         await relaxCommit(executor);
@@ -123,6 +128,25 @@ export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
 }
 
 class LostAdvance extends Error {}
+
+/** Why a run's result or new tasks cannot be stored (a NUL character or a lone surrogate the script made), or `undefined`. */
+function unstorableOutcome(run: ScriptRun): string | undefined {
+  if (run.outcome.kind === 'returned') {
+    const found = findUnstorableText(run.outcome.result);
+    if (found !== undefined) return `The workflow's result cannot be stored: at ${under('result', found.path)}, ${found.description}.`;
+  }
+  if (run.outcome.kind !== 'waiting') return undefined;
+  for (const task of run.newTasks) {
+    const found = findUnstorableText({ title: task.title, prompt: task.prompt, result: task.resultSchema });
+    if (found !== undefined) return `The script's task() call number ${task.sequence + 1} cannot be stored: at its ${found.path}, ${found.description}.`;
+  }
+  return undefined;
+}
+
+/** `path` (from `findUnstorableText`) inside `root`: `result`, `result.items[0]`, `result[2]`. */
+function under(root: string, path: string): string {
+  return path === '$' ? root : path.startsWith('[') ? `${root}${path}` : `${root}.${path}`;
+}
 
 /** Lets this transaction commit without waiting for its WAL to reach the disk. */
 async function relaxCommit(transaction: SqlExecutor): Promise<void> {

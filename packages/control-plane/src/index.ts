@@ -45,6 +45,8 @@ export type { RpcMethod, RpcMethodName } from './rpc-methods.js';
 export { errorFromWire, errorToWire } from './wire-error.js';
 export type { WireError } from './wire-error.js';
 export { parseInput } from './input-schemas.js';
+export { findUnstorableText, replaceUnstorableText } from './unstorable-text.js';
+export type { UnstorableText } from './unstorable-text.js';
 export type {
   AdvanceApi,
   AdvanceReport,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ControlPlaneInputError } from './errors.js';
 import { findTooDeep, MAX_INPUT_DEPTH } from './json-depth.js';
 import { outputPath } from './parse-output.js';
+import { findUnstorableText } from './unstorable-text.js';
 
 const agentId = z.string().trim().min(1, 'agentId must not be empty').max(200);
 const id = z.string().trim().min(1).max(100);
@@ -70,9 +71,11 @@ export const inputSchemas = {
 } as const;
 
 /**
- * Parses an RPC payload.
- * @throws ControlPlaneInputError `input_too_deep` (objects and arrays nested deeper than `MAX_INPUT_DEPTH`, 64 levels,
- *   naming the path of the first one), else `input_invalid` naming each wrong field.
+ * Parses an RPC payload. Objects and arrays nested deeper than `MAX_INPUT_DEPTH` (64 levels) are refused first, then
+ * text PostgreSQL cannot store (a NUL character or a lone surrogate, in any string or object key of the payload), each
+ * naming where it is (`result.items[3].name`).
+ * @throws ControlPlaneInputError `input_too_deep`, else `input_invalid` naming each wrong field, or the one holding
+ *   unstorable text.
  */
 export function parseInput<TSchema extends z.ZodType>(schema: TSchema, input: unknown, operation: string): z.output<TSchema> {
   const tooDeep = findTooDeep(input, MAX_INPUT_DEPTH);
@@ -82,6 +85,10 @@ export function parseInput<TSchema extends z.ZodType>(schema: TSchema, input: un
       `Invalid input to ${operation}: ${outputPath(tooDeep)} nests objects and arrays deeper than ${MAX_INPUT_DEPTH} levels; flatten it (or send it as a JSON string).`,
       { field: tooDeep.join('.') || undefined },
     );
+  }
+  const unstorable = findUnstorableText(input);
+  if (unstorable !== undefined) {
+    throw new ControlPlaneInputError('input_invalid', `Invalid input to ${operation}: ${unstorable.path}: ${unstorable.description}.`, { field: unstorable.path });
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;

@@ -23,6 +23,13 @@ describe('boundEvent', () => {
     expect(event).toMatchObject({ output: 'x'.repeat(35) });
   });
 
+  it('never cuts between the two halves of a surrogate pair', () => {
+    const event = { type: 'text.delta', delta: `${'a'.repeat(9)}😀😀` } as unknown as AgentEvent;
+    const { event: bounded } = boundEvent(event, { maxStringChars: 10 });
+    expect((bounded as unknown as { delta: string }).delta).toBe(`${'a'.repeat(9)}… [4 more characters left out]`);
+    expect(/[\uD800-\uDFFF]/u.test((bounded as unknown as { delta: string }).delta)).toBe(false);
+  });
+
   it('returns a short event as it is', () => {
     const event: AgentEvent = { type: 'text.completed', step: 1, text: 'Done.' };
     expect(boundEvent(event)).toEqual({ event, truncatedStrings: 0 });

@@ -14,7 +14,7 @@ export const DEFAULT_MAX_EVENT_STRING_CHARS = 8_000;
 /**
  * An event made fit for keeping (a transcript): every string in it (a call's `output` or `arguments`, a message's
  * text, nested `details`) longer than `maxStringChars` is cut to that length and ends with
- * `… [N more characters left out]` (the event's `type` is kept whole). Returns the event itself when nothing was cut; never throws for plain JSON data.
+ * `… [N more characters left out]` (the event's `type` is kept whole; a cut never splits a surrogate pair). Returns the event itself when nothing was cut; never throws for plain JSON data.
  */
 export function boundEvent(event: AgentEvent, options: { maxStringChars?: number } = {}): BoundEvent {
   const max = Math.max(1, options.maxStringChars ?? DEFAULT_MAX_EVENT_STRING_CHARS);
@@ -23,7 +23,9 @@ export function boundEvent(event: AgentEvent, options: { maxStringChars?: number
     if (typeof value === 'string') {
       if (value.length <= max) return value;
       truncatedStrings += 1;
-      return `${value.slice(0, max)}… [${value.length - max} more characters left out]`;
+      // Never between the two halves of a surrogate pair (a lone half is not Unicode and cannot be stored).
+      const kept = isHighSurrogate(value.charCodeAt(max - 1)) ? max - 1 : max;
+      return `${value.slice(0, kept)}… [${value.length - kept} more characters left out]`;
     }
     if (typeof value !== 'object' || value === null || depth > 20) return value;
     if (Array.isArray(value)) {
@@ -48,4 +50,8 @@ export function boundEvent(event: AgentEvent, options: { maxStringChars?: number
     return copy ?? value;
   };
   return { event: bound(event, 0) as AgentEvent, truncatedStrings };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
