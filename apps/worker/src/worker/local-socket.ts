@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import http from 'node:http';
 import { createHttpControlPlaneClient, type ControlPlane } from '@core/control-plane';
 import { createAccessTokens, serveControlPlane, type AccessTokenRecord } from '@core/control-plane-server';
+import { CliError } from '../cli/cli-error.js';
+import { localSocketDistrust } from './check-local-socket.js';
 
 /** The longest Unix socket path the operating systems take (sun_path, with its terminating NUL). */
 const MAX_SOCKET_PATH = 103;
@@ -15,10 +17,13 @@ export function localSocketPath(dataDir: string): string | undefined {
 /**
  * An HTTP client over the local socket of the process holding `dataDir`, or `undefined` when no process answers there
  * (no socket, or one left by a process that died).
+ * @throws CliError (`local_socket_untrusted`) when something sits there that another user may have put or can swap
+ *   (`localSocketDistrust`): nothing is sent to it.
  */
 export async function connectLocalSocket(dataDir: string): Promise<Pick<ControlPlane, 'client' | 'close'> | undefined> {
   const socketPath = localSocketPath(dataDir);
-  if (socketPath === undefined || !existsSync(socketPath)) return undefined;
+  if (socketPath === undefined || !(await lstat(socketPath).then(() => true, () => false))) return undefined;
+  await trustLocalSocket(socketPath);
   const healthy = await new Promise<boolean>((resolve) => {
     const request = http.get({ socketPath, path: '/v1/health', timeout: 2_000 }, (response) => {
       response.resume();
@@ -33,7 +38,7 @@ export async function connectLocalSocket(dataDir: string): Promise<Pick<ControlP
 }
 
 /**
- * Serves `controlPlane` on `dataDir`'s local socket (mode 0600: only this user may connect; no token), so other
+ * Serves `controlPlane` on `dataDir`'s local socket (mode 0600 from the start: only this user may connect; no token), so other
  * `ankole` commands on the folder use this process while it holds the database. Closing stops the socket, then the control plane.
  */
 export async function shareOnLocalSocket(dataDir: string, controlPlane: ControlPlane): Promise<Pick<ControlPlane, 'client' | 'close'>> {
@@ -63,12 +68,21 @@ export interface LocalTokenActions {
   revoke: { input: { id: string }; result: boolean };
 }
 
+/** @throws CliError (`local_socket_untrusted`) naming the socket and why, when `localSocketDistrust` finds a reason. */
+async function trustLocalSocket(socketPath: string): Promise<void> {
+  const distrust = await localSocketDistrust(socketPath);
+  if (distrust !== undefined) {
+    throw new CliError('local_socket_untrusted', `Refusing the local socket ${socketPath}: ${distrust}. Nothing was sent to it; remove it if you did not make it, or use another --data-dir.`);
+  }
+}
+
 /**
  * Manages the access tokens through the local socket of the process holding an embedded database (`ankole tokens`
- * while `ankole serve` or a worker runs on the folder).
- * @throws Error with the server's message when it refuses.
+ * while `ankole serve` or a worker runs on the folder), after checking the socket again (`localSocketDistrust`).
+ * @throws CliError (`local_socket_untrusted`); Error with the server's message when it refuses.
  */
-export function localTokens<TAction extends keyof LocalTokenActions>(socketPath: string, action: TAction, input: LocalTokenActions[TAction]['input']): Promise<LocalTokenActions[TAction]['result']> {
+export async function localTokens<TAction extends keyof LocalTokenActions>(socketPath: string, action: TAction, input: LocalTokenActions[TAction]['input']): Promise<LocalTokenActions[TAction]['result']> {
+  await trustLocalSocket(socketPath);
   const payload = JSON.stringify(input);
   return new Promise((resolve, reject) => {
     const request = http.request(
