@@ -5,8 +5,9 @@ import { agentToolMap } from '../tool/agent-tool-map.js';
 import { answerToolSearch, type ToolSearchCallItem } from './answer-tool-search.js';
 import { unhandledCall, type UnhandledCall } from './answer-unhandled-calls.js';
 import { collectToolSchemas, type ResponsesTool } from '../schema/collect-tool-schemas.js';
-import { dispatchToolCalls, type DispatchOptions, type FunctionCallItem, type FunctionCallOutputItem, type ToolCallOutcome } from '../dispatch/dispatch-tool-calls.js';
-import { eagerStep, startsEagerly, type EagerStep } from '../dispatch/eager-dispatch.js';
+import type { Preparation } from '../dispatch/prepare-call.js';
+import { type DispatchOptions, type FunctionCallItem, type FunctionCallOutputItem, type ToolCallOutcome } from '../dispatch/dispatch-tool-calls.js';
+import { startsEagerly, stepCalls, type StepCalls } from './step-calls.js';
 import { expandParallelWrapper, parallelWrapperOutput, type ParallelWrapper } from '../dispatch/expand-parallel-wrapper.js';
 import type { ModelCallOptions, ModelGateway, ModelResponse, ResponseInputItem, ResponseOutputItem } from '../gateway/model-gateway.js';
 import { describeThrown } from '../describe-thrown.js';
@@ -184,7 +185,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (resumed !== undefined && options.resume !== undefined) {
       const held = new Set(resumed.pending.map((pending) => pending.callId));
       const slots = structuredClone(resumed.slots);
-      const paused = await settleCalls(slots, resumed.steps, resumed.terminate, { decisions: options.resume.decisions, held });
+      const hooks = activityHooks(resumed.steps);
+      const gate = approvalGate({ policy: options.approvalPolicy, step: resumed.steps, emit, decisions: options.resume.decisions, held });
+      const calls = stepCalls(toolMap, { ...toolDispatchOptions(), gate, ...hooks.dispatch });
+      const paused = await settleCalls(slots, resumed.steps, resumed.terminate, hooks, calls);
       if (paused !== undefined) return paused;
     }
     return await runSteps();
@@ -203,17 +207,15 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
 
       const hooks = activityHooks(step);
       const messages = eager && options.onEvent !== undefined ? streamedMessages(step) : undefined;
-      const early = eager
-        ? eagerStep(toolMap, {
-            ...toolDispatchOptions(),
-            ...(messages === undefined ? hooks.dispatch : messages.first(hooks.dispatch)),
-            onCallsAdded: hooks.remember,
-            waitsForResponse: (tool, params) => options.approvalPolicy !== undefined && callNeedsApproval(tool, params),
-          })
-        : undefined;
+      const early = stepCalls(toolMap, {
+        ...toolDispatchOptions(),
+        gate: approvalGate({ policy: options.approvalPolicy, step, emit }),
+        ...(messages === undefined ? hooks.dispatch : messages.first(hooks.dispatch)),
+        onCallsAdded: hooks.remember,
+        ...(eager ? { startsEarly: (preparation: Preparation) => startsBeforeResponse(preparation) } : {}),
+      });
       /** Aborts what started early (the response will not be run, `why`); the ids of the response's calls that had started. */
       const abandonEarly = async (why: string): Promise<ReadonlySet<string>> => {
-        if (early === undefined) return new Set();
         const abandoned = await early.abandon(why);
         toolCalls += abandoned.outcomes.length;
         return abandoned.startedItemCallIds;
@@ -231,7 +233,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           {
             ...(signal === undefined ? {} : { signal }),
             onTextDelta: (delta, source) => emit({ type: 'text.delta', step, delta, itemId: source.itemId, ...(source.phase === undefined ? {} : { phase: source.phase }) }),
-            ...(early === undefined ? {} : { onOutputItemDone: messages === undefined ? early.onOutputItemDone : messages.track(early.onOutputItemDone) }),
+            ...(eager ? { onOutputItemDone: messages === undefined ? early.onOutputItemDone : messages.track(early.onOutputItemDone) } : {}),
           },
         );
       } catch (error) {
@@ -331,7 +333,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           if (call?.kind === 'answered') slots.push({ kind: 'output', output: call.output });
         }
       }
-      const paused = await settleCalls(slots, step, false, {}, { hooks, early });
+      const paused = await settleCalls(slots, step, false, hooks, early);
       if (paused !== undefined) return paused;
     }
   }
@@ -374,6 +376,13 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   }
 
   /** Dispatch options every call of the turn gets. */
+  /** With eager dispatch: a call whose tool `startsEagerly` may start while its response streams, unless it needs approval. */
+  function startsBeforeResponse(preparation: Preparation): boolean {
+    const tool = preparation.ok ? preparation.tool : preparation.outcome.tool;
+    if (tool === undefined || !startsEagerly(tool)) return false;
+    return !(preparation.ok && options.approvalPolicy !== undefined && callNeedsApproval(preparation.tool, preparation.params));
+  }
+
   function toolDispatchOptions(): DispatchOptions {
     return {
       ...(signal === undefined ? {} : { signal }),
@@ -425,19 +434,12 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     slots: StepSlot[],
     step: number,
     terminateBefore: boolean,
-    resumeWith: { decisions?: Readonly<Record<string, PendingCallDecision>>; held?: ReadonlySet<string> },
-    streamed: { hooks: ReturnType<typeof activityHooks>; early: EagerStep | undefined } = { hooks: activityHooks(step), early: undefined },
+    hooks: ReturnType<typeof activityHooks>,
+    early: StepCalls,
   ): Promise<AgentLoopResult | undefined> {
     const calls = openCalls(slots);
-    const { hooks, early } = streamed;
     hooks.remember(calls);
-    const gate = approvalGate({ policy: options.approvalPolicy, step, emit, ...resumeWith });
-    const outcomes =
-      early !== undefined
-        ? await early.finish(calls, gate)
-        : calls.length === 0
-          ? []
-          : await dispatchToolCalls(calls, toolMap, { ...toolDispatchOptions(), gate, ...hooks.dispatch });
+    const outcomes = await early.finish(calls);
     fillSlots(slots, outcomes);
     const terminate = terminateBefore || outcomes.some((outcome) => outcome.terminateTurn);
     if (outcomes.some((outcome) => outcome.pending !== undefined) && !signal?.aborted) {
@@ -458,7 +460,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (outcomes.some((outcome) => outcome.pending !== undefined)) {
       // Aborted while calls were held: they get aborted outputs, so the history stays valid.
       for (const outcome of outcomes) {
-        if (outcome.pending !== undefined) outcome.output = { type: 'function_call_output', call_id: outcome.callId, output: abortedOutputText({ toolName: outcome.name, started: false, signal }) };
+        if (outcome.pending !== undefined) outcome.output = { type: 'function_call_output', call_id: outcome.callId, output: abortedOutputText({ toolName: outcome.name, started: false, stop: signal }) };
       }
       fillSlots(slots, outcomes.map((outcome) => ({ ...outcome, pending: undefined }) as ToolCallOutcome));
     }
