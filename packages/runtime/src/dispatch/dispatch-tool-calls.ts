@@ -17,7 +17,6 @@ export { DEFAULT_MAX_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS } from './dispatch-opt
  * gets an aborted output at once and nothing else starts.
  *
  * Never throws for a tool's failure: every failure becomes an error output (`Error: …`) the model sees.
- * (All the calls at once to `createCallScheduler`.)
  */
 export function dispatchToolCalls(
   calls: readonly FunctionCallItem[],

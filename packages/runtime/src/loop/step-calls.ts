@@ -1,6 +1,8 @@
+import { type ApprovalPolicy, callNeedsApproval } from '../dispatch/approval-policy.js';
 import { type CallScheduler, type CallSchedulerOptions, createCallScheduler } from '../dispatch/call-scheduler.js';
 import type { FunctionCallItem, ToolCallOutcome } from '../dispatch/dispatch-options.js';
 import { expandParallelWrapper } from '../dispatch/expand-parallel-wrapper.js';
+import type { Preparation } from '../dispatch/prepare-call.js';
 import type { OutputItemSource, ResponseOutputItem } from '../gateway/model-gateway.js';
 import type { AnyWorkerAgentTool } from '../tool/worker-agent-tool.js';
 
@@ -9,6 +11,18 @@ const REPLACED = 'The model response it came from was replaced by another (the r
 /** Whether a call of this tool may start before its response is complete: its `eagerStart`, else `isReadOnly`. */
 export function startsEagerly(tool: AnyWorkerAgentTool): boolean {
   return tool.eagerStart ?? tool.isReadOnly;
+}
+
+/**
+ * The eager-dispatch rule of the loop: a call whose tool `startsEagerly` may start while its response streams, unless
+ * it needs approval under `policy` (that waits for the complete response and the policy's answer).
+ */
+export function startsEarlyUnder(policy: ApprovalPolicy | undefined): (preparation: Preparation) => boolean {
+  return (preparation) => {
+    const tool = preparation.ok ? preparation.tool : preparation.outcome.tool;
+    if (tool === undefined || !startsEagerly(tool)) return false;
+    return !(preparation.ok && policy !== undefined && callNeedsApproval(preparation.tool, preparation.params));
+  };
 }
 
 /** What the calls of a response that will not be run left behind. */
