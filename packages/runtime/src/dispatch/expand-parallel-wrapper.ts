@@ -1,5 +1,6 @@
 import type { FunctionCallItem, FunctionCallOutputItem, ToolCallOutcome } from './dispatch-tool-calls.js';
 import { isJSONObject } from '../json.js';
+import { callKey } from '../tool/agent-tool-map.js';
 import { parseArgumentsJson } from '../repair/parse-arguments-json.js';
 import type { AnyWorkerAgentTool } from '../tool/worker-agent-tool.js';
 
@@ -24,7 +25,7 @@ export interface ParallelWrapper {
  * arguments have no non-empty `tool_uses` list of objects with a string `recipient_name`. Never throws.
  */
 export function expandParallelWrapper(call: FunctionCallItem, toolMap: ReadonlyMap<string, AnyWorkerAgentTool>): ParallelWrapper | undefined {
-  const calledName = typeof call.namespace === 'string' && call.namespace !== '' ? `${call.namespace}.${call.name}` : call.name;
+  const calledName = callKey(call);
   if (calledName !== 'parallel' && calledName !== 'multi_tool_use.parallel') return undefined;
   if (toolMap.has(calledName) || toolMap.has('parallel')) return undefined;
   const parsed = parseArgumentsJson(typeof call.arguments === 'string' ? call.arguments : '');
@@ -57,7 +58,7 @@ export function parallelWrapperOutput(wrapper: ParallelWrapper, outcomes: readon
   type Part = Exclude<FunctionCallOutputItem['output'], string>[number];
   const parts: Part[] = [];
   wrapper.calls.forEach((call, index) => {
-    const recipient = typeof call.namespace === 'string' ? `${call.namespace}.${call.name}` : call.name;
+    const recipient = callKey(call);
     const output = outcomes[index]?.output.output ?? '';
     const header = `${index === 0 ? '' : '\n\n'}[${index + 1}] ${RECIPIENT_PREFIX}${recipient}:\n`;
     if (typeof output === 'string') parts.push({ type: 'input_text', text: header + output });

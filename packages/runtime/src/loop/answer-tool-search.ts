@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { toFunctionToolParam, type FunctionToolParam } from '../schema/collect-tool-schemas.js';
+import { toolKey } from '../tool/agent-tool-map.js';
 import type { AnyWorkerAgentTool } from '../tool/worker-agent-tool.js';
 
 /** A `tool_search_call` item as the model returned it. */
@@ -58,7 +59,7 @@ export function answerToolSearch(
     tools: groupByNamespace(chosen, tools),
   };
   if (typeof call.call_id === 'string') output.call_id = call.call_id;
-  const toolNames = chosen.map((tool) => (tool.namespace === undefined ? tool.name : `${tool.namespace}.${tool.name}`));
+  const toolNames = chosen.map(toolKey);
   return { output, query, toolNames };
 }
 
@@ -89,7 +90,7 @@ function words(text: string): string[] {
 }
 
 function scoreTool(tool: AnyWorkerAgentTool, terms: readonly string[], query: string): number {
-  const key = tool.namespace === undefined ? tool.name : `${tool.namespace}.${tool.name}`;
+  const key = toolKey(tool);
   const trimmed = query.trim().toLowerCase();
   if (trimmed === tool.name.toLowerCase() || trimmed === key.toLowerCase()) return 1000;
   if (terms.length === 0) return 0;

@@ -1,3 +1,5 @@
+import { jsonPathChild, type JSONObject } from '../json.js';
+import { followRefs } from '../schema/json-schema-ref.js';
 import { jsonNestingDepth, MAX_ARGUMENT_DEPTH } from '../validation/argument-limits.js';
 
 /** The outcome of `coerceToSchema`: the (possibly new) value and one line per change, with its JSON path. */
@@ -10,7 +12,6 @@ type Schema = Record<string, unknown>;
 type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
 
 const NUMERIC = /^\s*-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
-const MAX_REF_HOPS = 32;
 
 /**
  * Schema-guided coercion of parsed arguments, for the mistakes models make with types. Only where the schema
@@ -32,7 +33,7 @@ export function coerceToSchema(value: unknown, schema: unknown, depth = 0): Coer
 }
 
 function coerce(value: unknown, schema: unknown, root: Schema, path: string, depth: number, changes: string[]): unknown {
-  const node = resolve(schema, root);
+  const node = followRefs(schema, root, true);
   if (node === undefined || depth > MAX_ARGUMENT_DEPTH) return value;
 
   const branches = [...asSchemaList(node['anyOf']), ...asSchemaList(node['oneOf'])];
@@ -49,7 +50,7 @@ function coerce(value: unknown, schema: unknown, root: Schema, path: string, dep
 
 function coerceToBranches(value: unknown, branches: Schema[], root: Schema, path: string, depth: number, changes: string[]): unknown {
   const actual = typeOf(value);
-  const resolved = branches.map((branch) => resolve(branch, root)).filter((branch): branch is Schema => branch !== undefined);
+  const resolved = branches.map((branch) => followRefs(branch, root, true)).filter((branch): branch is JSONObject => branch !== undefined);
   const fitting = resolved.filter((branch) => typeFits(actual, expectedTypes(branch, root)));
   if (fitting.length === 1) return coerce(value, fitting[0], root, path, depth, changes);
   if (fitting.length > 1) return value;
@@ -92,7 +93,7 @@ function convert(value: unknown, node: Schema, types: Set<JsonType>, root: Schem
     return String(value);
   }
   if (types.has('array') && !Array.isArray(value) && value !== undefined) {
-    const items = resolve(Array.isArray(node['items']) ? node['items'][0] : node['items'], root);
+    const items = followRefs(Array.isArray(node['items']) ? node['items'][0] : node['items'], root, true);
     const attempt: string[] = [];
     const item = items === undefined ? value : coerce(value, items, root, `${path}[0]`, depth + 1, attempt);
     if (items !== undefined && typeFits(typeOf(item), expectedTypes(items, root))) {
@@ -129,7 +130,7 @@ function descend(value: unknown, node: Schema, root: Schema, path: string, depth
     for (const [key, before] of Object.entries(value)) {
       const propertySchema = Object.hasOwn(properties, key) ? properties[key] : additional;
       if (propertySchema === undefined) continue;
-      const after = coerce(before, propertySchema, root, `${path}${pathSegment(key)}`, depth + 1, changes);
+      const after = coerce(before, propertySchema, root, jsonPathChild(path, key), depth + 1, changes);
       if (after !== before) {
         copy ??= { ...value };
         Object.defineProperty(copy, key, { value: after, writable: true, enumerable: true, configurable: true });
@@ -151,7 +152,7 @@ function expectedTypes(node: Schema, root: Schema): Set<JsonType> | undefined {
   if (branches.length > 0) {
     const union = new Set<JsonType>();
     for (const branch of branches) {
-      const resolved = resolve(branch, root);
+      const resolved = followRefs(branch, root, true);
       const types = resolved === undefined || resolved === node ? undefined : shallowTypes(resolved);
       if (types === undefined) return undefined;
       for (const entry of types) union.add(entry);
@@ -199,34 +200,6 @@ function typeOf(value: unknown): JsonType {
   }
 }
 
-/** Follows local `$ref`s (JSON pointers into the root schema), at most `MAX_REF_HOPS` in a row. */
-function resolve(schema: unknown, root: Schema): Schema | undefined {
-  let node = schema;
-  for (let hops = 0; isSchema(node) && typeof node['$ref'] === 'string'; hops++) {
-    if (hops >= MAX_REF_HOPS) return undefined;
-    const target = followPointer(root, node['$ref']);
-    if (target === undefined) {
-      // A `$ref` next to other keywords (2020-12) still has those keywords.
-      const { $ref: _ignored, ...rest } = node;
-      return rest;
-    }
-    node = target;
-  }
-  return isSchema(node) ? node : undefined;
-}
-
-function followPointer(root: Schema, ref: string): unknown {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isSchema(node) || !Object.hasOwn(node, key)) return undefined;
-    node = node[key];
-  }
-  return node;
-}
-
 function parseEncoded(text: string, depth: number): unknown {
   if (jsonNestingDepth(text, MAX_ARGUMENT_DEPTH) + depth > MAX_ARGUMENT_DEPTH) return undefined;
   try {
@@ -242,10 +215,4 @@ function asSchemaList(value: unknown): Schema[] {
 
 function isSchema(value: unknown): value is Schema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `.name` or `["odd key"]`. */
-export function pathSegment(key: string | number): string {
-  if (typeof key === 'number') return `[${key}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }

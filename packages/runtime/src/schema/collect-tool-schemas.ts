@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { toolKey } from '../tool/agent-tool-map.js';
 import { TOOL_NAME_PATTERN } from '../tool/define-worker-tool.js';
 import { ToolSetError } from '../errors.js';
 import { deepFreeze } from '../json.js';
@@ -192,7 +193,7 @@ function collect(tools: readonly AnyWorkerAgentTool[], options: CollectToolSchem
       namespaces.set(namespace, group);
       result.push(group.entry);
     }
-    if (group.names.has(name)) (duplicates ??= []).push(`${namespace}.${name}`);
+    if (group.names.has(name)) (duplicates ??= []).push(toolKey({ name, namespace }));
     group.names.add(name);
     group.entry.tools.push(made.entry);
     if (!group.described && tool.namespaceDescription !== undefined && tool.namespaceDescription.trim() !== '') {

@@ -2,6 +2,7 @@ import { StrictSchemaError } from '../errors.js';
 import type { StrictSchemaIssue } from '../errors.js';
 import { isJSONObject, jsonPathChild } from '../json.js';
 import type { JSONObject, JSONValue } from '../json.js';
+import { acceptsNull, resolveRef } from './json-schema-ref.js';
 
 /** Keywords OpenAI's strict mode refuses, whatever the schema around them. */
 const UNSUPPORTED_KEYWORDS = [
@@ -282,49 +283,6 @@ function makeNullable(schema: JSONObject, root: JSONObject): JSONObject {
     return { ...schema, anyOf: [...schema['anyOf'], { type: 'null' }] };
   }
   return { anyOf: [schema, { type: 'null' }] };
-}
-
-/**
- * Whether a schema accepts `null` (a `null` type, an enum or const holding null, a union branch that does, or a
- * `$ref` to one). `$ref`s are resolved against `root`; cycles count as not accepting null.
- */
-export function acceptsNull(schema: JSONValue | undefined, root: JSONObject, seen?: Set<string>): boolean {
-  if (schema === true) return true;
-  if (!isJSONObject(schema)) return false;
-  const type = schema['type'];
-  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
-  if ('const' in schema) return schema['const'] === null;
-  if (Array.isArray(schema['enum'])) return schema['enum'].includes(null);
-  for (const keyword of ['anyOf', 'oneOf'] as const) {
-    const branches = schema[keyword];
-    if (!Array.isArray(branches)) continue;
-    // The refs seen are shared by the branches (made only when there is something to walk).
-    const shared = (seen ??= new Set());
-    if (branches.some((branch) => acceptsNull(branch, root, shared))) return true;
-  }
-  const ref = schema['$ref'];
-  if (typeof ref === 'string') {
-    seen ??= new Set();
-    if (seen.has(ref)) return false;
-    seen.add(ref);
-    return acceptsNull(resolveRef(ref, root), root, seen);
-  }
-  // No type and no other constraint at all: accepts anything, null included.
-  return type === undefined && !('anyOf' in schema) && !('oneOf' in schema) && !('allOf' in schema) && !('not' in schema) && !isJSONObject(schema['properties']);
-}
-
-/** Resolves a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x`, or any `#/...` JSON pointer) against `root`, through own properties only. */
-export function resolveRef(ref: string, root: JSONObject): JSONObject | undefined {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let current: JSONValue | undefined = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    // Own properties only: "#/__proto__" or "#/constructor" names nothing in the schema.
-    if (!isJSONObject(current) || !Object.hasOwn(current, key)) return undefined;
-    current = current[key];
-  }
-  return isJSONObject(current) ? current : undefined;
 }
 
 /** Gives `enum`/`const` schemas without a `type` the type of their values (strict mode wants a type). */

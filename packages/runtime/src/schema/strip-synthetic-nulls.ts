@@ -1,6 +1,6 @@
 import { isJSONObject, jsonPathChild } from '../json.js';
 import type { JSONObject, JSONValue } from '../json.js';
-import { acceptsNull, resolveRef } from './strict-json-schema.js';
+import { acceptsNull, followRefs } from './json-schema-ref.js';
 
 /** The value with the synthetic `null`s of the strict transform removed, and the JSON paths removed. */
 export interface StrippedNulls {
@@ -9,8 +9,6 @@ export interface StrippedNulls {
   stripped: string[];
 }
 
-/** `$ref` hops followed on one path before giving up (recursive schemas nest values, not schemas). */
-const MAX_REF_HOPS = 32;
 
 /**
  * Removes the `null`s a strict-mode model sends for optional properties: where the schema before the strict
@@ -34,7 +32,7 @@ export function withoutSyntheticNulls(value: unknown, original: JSONObject): unk
 /** `stripped` collects the paths removed; when it is undefined, no path is written (`path` stays as given). */
 function strip(value: unknown, schema: JSONValue | undefined, root: JSONObject, path: string, stripped: string[] | undefined): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  const node = resolve(schema, root);
+  const node = followRefs(schema, root);
   if (node === undefined) return value;
 
   const branch = pickBranch(value, node, root);
@@ -103,22 +101,12 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   else target[key] = value;
 }
 
-/** Follows `$ref`s to the schema object they name. */
-function resolve(schema: JSONValue | undefined, root: JSONObject): JSONObject | undefined {
-  let node = schema;
-  for (let hops = 0; isJSONObject(node) && typeof node['$ref'] === 'string'; hops += 1) {
-    if (hops === MAX_REF_HOPS) return undefined;
-    node = resolveRef(node['$ref'], root);
-  }
-  return isJSONObject(node) ? node : undefined;
-}
-
 /** For a union node: the first branch `value` fits (shallowly), or undefined when `node` is no union or none fits. */
 function pickBranch(value: object, node: JSONObject, root: JSONObject): JSONObject | undefined {
   const branches = Array.isArray(node['anyOf']) ? node['anyOf'] : Array.isArray(node['oneOf']) ? node['oneOf'] : undefined;
   if (branches === undefined) return undefined;
   for (const candidate of branches) {
-    const branch = resolve(candidate, root);
+    const branch = followRefs(candidate, root);
     if (branch !== undefined && fits(value, branch, root)) return branch;
   }
   return undefined;
@@ -144,7 +132,7 @@ function fits(value: object, schema: JSONObject, root: JSONObject): boolean {
     if (typeof key === 'string' && !Object.hasOwn(record, key)) return false;
   }
   for (const [key, propertySchema] of Object.entries(properties)) {
-    const property = resolve(propertySchema, root);
+    const property = followRefs(propertySchema, root);
     if (property === undefined || !Object.hasOwn(record, key)) continue;
     const child = record[key];
     if ('const' in property && property['const'] !== child) return false;

@@ -6,6 +6,12 @@ export function toolKey(tool: { name: string; namespace?: string | undefined }):
   return tool.namespace === undefined ? tool.name : `${tool.namespace}.${tool.name}`;
 }
 
+/** The key a call (or an item naming a tool) is looked up by: `toolKey`, an empty or `null` namespace counting as none. */
+export function callKey(call: { name: string; namespace?: string | null | undefined }): string {
+  const namespace = call.namespace;
+  return toolKey({ name: call.name, namespace: namespace === null || namespace === '' ? undefined : namespace });
+}
+
 /**
  * A `Map` from the name the model calls (namespace-aware, see `toolKey`) to the tool, in assembly order.
  * @throws ToolSetError (`code: 'tool_set_invalid'`, `toolNames` = the duplicated keys) when two tools share a key.

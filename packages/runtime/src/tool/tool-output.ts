@@ -15,16 +15,16 @@ export const ERROR_OUTPUT_PREFIX = 'Error: ';
  * had started, and why: the signal's reason when it carries a message of its own (`The job was cancelled.`, `The
  * turn was interrupted (Ctrl-C).`), else "the turn was cancelled".
  */
-export function abortedOutputText(options: { toolName: string; started: boolean; signal?: AbortSignal | undefined }): string {
-  const why = abortReasonText(options.signal);
+export function abortedOutputText(options: { toolName: string; started: boolean; stop?: { reason?: unknown } | undefined }): string {
+  const why = abortReasonText(options.stop);
   return options.started
     ? `${ERROR_OUTPUT_PREFIX}${options.toolName} was stopped before it finished because ${why}; anything it did until then stays done.`
     : `${ERROR_OUTPUT_PREFIX}${options.toolName} was not run because ${why}.`;
 }
 
 /** The reason an abort signal carries, as the end of a sentence ("the job was cancelled"); "the turn was cancelled" when it has none. */
-function abortReasonText(signal: AbortSignal | undefined): string {
-  const reason: unknown = signal?.reason;
+function abortReasonText(stop: { reason?: unknown } | undefined): string {
+  const reason: unknown = stop?.reason;
   const message = reason instanceof Error || reason instanceof DOMException ? reason.message : typeof reason === 'string' ? reason : '';
   const text = message.trim().replace(/\.+$/, '');
   // The default reason of `AbortController.abort()` says nothing about why.

@@ -1,4 +1,4 @@
-import { pathSegment } from '../repair/coerce-to-schema.js';
+import { jsonPathChild } from '../json.js';
 
 /** One problem with the arguments, at a path inside them. */
 export interface ValidationIssue {
@@ -20,7 +20,7 @@ const CLOSING = 'Fix the arguments and call the tool again.';
 /** `['items', 2, 'name']` → `$.items[2].name`. */
 export function formatJsonPath(path: ReadonlyArray<string | number>): string {
   let out = '$';
-  for (const segment of path) out += pathSegment(segment);
+  for (const segment of path) out = jsonPathChild(out, segment);
   return out;
 }
 
