@@ -81,7 +81,7 @@ describe('buildTurnTools', () => {
       const aborted = new AbortController();
       aborted.abort();
       const first = await buildTurnTools(context({ signal: aborted.signal }));
-      const second = await buildTurnTools({ home: other, signal: new AbortController().signal });
+      const second = await buildTurnTools({ home: other, signal: new AbortController().signal, commandSandbox: 'unsandboxed' });
       const run = (tools: AnyWorkerAgentTool[], command: string) =>
         tools.find((tool) => tool.name === 'command')?.execute({ command }, { signal: new AbortController().signal, callId: 'c', toolName: 'command' });
       const secondResult = await run(second.tools, 'pwd');

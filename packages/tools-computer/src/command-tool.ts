@@ -76,7 +76,8 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
     description:
       'Run a shell command (bash) in the home folder and get its exit code, stdout and stderr. ' +
       `Long output keeps its beginning and end. The command is killed, with every process it started, when it ` +
-      `runs past its timeout (default ${formatDuration(limits.commandTimeoutMs)}, timeout_ms ${limits.commandTimeoutMs}); background processes do not outlive it.`,
+      `runs past its timeout (default ${formatDuration(limits.commandTimeoutMs)}, timeout_ms ${limits.commandTimeoutMs}); background processes do not outlive it.` +
+      sandboxNote(context),
     schema,
     executionMode: 'sequential',
     isDestructive: true,
@@ -162,6 +163,13 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
       }
     },
   });
+}
+
+/** What the model should know of the sandbox: where it may write, and the network it has. */
+function sandboxNote(context: ComputerToolContext): string {
+  if (context.sandbox === 'unsandboxed') return '';
+  const network = context.allowHosts.length === 0 ? 'no network' : `network only over HTTP(S) to ${context.allowHosts.join(', ')} (through a proxy)`;
+  return ` It runs in a sandbox: only the home folder and /tmp are writable, nothing outside the home is visible but the system, ${network}.`;
 }
 
 /** Limits told by how a process ended: SIGXCPU (RLIMIT_CPU) and SIGXFSZ (RLIMIT_FSIZE), as a signal, an exit code of 128 + it, or the shell's report. */

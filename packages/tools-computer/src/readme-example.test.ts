@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distStaleReason, runReadmeExample } from '@core/testkit';
 import { describe, expect, it } from 'vitest';
+import { sandboxMissing } from './__fixtures__/sandbox.js';
 
 /*
  * The README example, run as written against the BUILT package (dist/), as a reader would run it. In CI turbo
@@ -9,8 +10,10 @@ import { describe, expect, it } from 'vitest';
  * skipped (and says why).
  */
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const reason = distStaleReason(packageDir);
-if (reason !== undefined) console.warn(`readme-example.test.ts skipped: ${reason}; run \`npx tsup\` in packages/tools-computer to run the README example.`);
+const stale = distStaleReason(packageDir);
+if (stale !== undefined) console.warn(`readme-example.test.ts skipped: ${stale}; run \`npx tsup\` in packages/tools-computer to run the README example.`);
+// The example's command runs in the sandbox: without bubblewrap it would be refused.
+const reason = stale ?? sandboxMissing('readme-example.test.ts');
 
 describe.skipIf(reason !== undefined)('the README example', () => {
   it('runs as written and prints what its comments say', async () => {

@@ -129,8 +129,9 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
       if (settled) return;
       settled = true;
       stopWatching();
-      // The shell is gone; whatever it left running goes too, before the call returns.
-      void stopLeftovers(pid, live, options.killGraceMs)
+      // The shell is gone; whatever it left running goes too, before the call returns. In the sandbox the kernel
+      // has done it already: bubblewrap exits when the command does, and its PID namespace dies with it.
+      void (sandboxed === undefined ? stopLeftovers(pid, live, options.killGraceMs) : Promise.resolve())
         .then(async () => {
           if (killTimer !== undefined) clearTimeout(killTimer);
           if (!closed) await Promise.race([pipesClosed, delay(PIPE_CLOSE_WAIT_MS)]);

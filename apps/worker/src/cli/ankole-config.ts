@@ -201,6 +201,7 @@ export const SETTING_VARIABLES: Partial<Record<ConfigSetting, string>> = {
   'web.search': 'WEB_SEARCH_PROVIDER',
   'web.fetch': 'WEB_FETCH',
   'web.allowHosts': 'WEB_FETCH_ALLOW_HOSTS',
+  'commands.unsandboxed': 'ANKOLE_UNSANDBOXED_COMMANDS',
 };
 
 /** A setting's value in one config. */

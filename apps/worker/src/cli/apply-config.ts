@@ -47,10 +47,8 @@ export async function applyAnkoleConfig(
     const found = configSetting(loaded, setting);
     if (found !== undefined) configured[flag] = String(found.value);
   }
-  // The command sandbox: the opt-out when the flag is not given, and the allowed hosts of the files before the flag's.
-  if (options.flags.includes('unsandboxed-commands') && values['unsandboxed-commands'] !== true && configSetting(loaded, 'commands.unsandboxed')?.value === true) {
-    configured['unsandboxed-commands'] = true;
-  }
+  // The commands' allowed hosts: the config files' before the flag's. (The opt-out, commands.unsandboxed, is
+  // ANKOLE_UNSANDBOXED_COMMANDS in the environment.)
   const configHosts = configSetting(loaded, 'commands.allowHosts');
   if (options.flags.includes('allow-host') && configHosts !== undefined) {
     configured['allow-host'] = [...(configHosts.value as string[]), ...stringValues(values, 'allow-host')];

@@ -19,8 +19,8 @@ export interface CommandsSetup {
 }
 
 /**
- * The commands' sandbox the options ask for: `--unsandboxed-commands` (or `commands.unsandboxed` in a config file)
- * opts out; otherwise a bubblewrap sandbox that never shows the user's HOME, the data folder or the config folder.
+ * The commands' sandbox the options ask for: `--unsandboxed-commands` (or `ANKOLE_UNSANDBOXED_COMMANDS=1`, or
+ * `commands.unsandboxed` in a config file) opts out; otherwise a bubblewrap sandbox that never shows the user's HOME, the data folder or the config folder.
  * @throws CliError (`allow_host_invalid`) for an `--allow-host` that is not a host name.
  */
 export function commandsSetup(values: ParsedCommandLine['values'], io: Pick<CliIO, 'env'>): CommandsSetup {
@@ -31,6 +31,9 @@ export function commandsSetup(values: ParsedCommandLine['values'], io: Pick<CliI
     }
   }
   if (values['unsandboxed-commands'] === true) return { sandbox: 'unsandboxed', allowHosts, refusal: undefined, close: async () => undefined };
+  if (['1', 'true'].includes(io.env.ANKOLE_UNSANDBOXED_COMMANDS ?? '')) {
+    return { sandbox: 'unsandboxed', allowHosts, refusal: undefined, unsandboxedBecause: 'commands.unsandboxed', close: async () => undefined };
+  }
   // ANKOLE_BWRAP: another bubblewrap program than the one on PATH.
   const bwrap = io.env.ANKOLE_BWRAP !== undefined && io.env.ANKOLE_BWRAP !== '' ? io.env.ANKOLE_BWRAP : undefined;
   const sandbox = createCommandSandbox({ protectedPaths: protectedPaths(io.env), ...(bwrap === undefined ? {} : { bwrap }) });

@@ -12,6 +12,16 @@ export async function testSandbox(file: string, options: CommandSandboxOptions =
   return { sandbox, available: status.available };
 }
 
+/**
+ * Why commands cannot run sandboxed here (no bubblewrap, not Linux), said once for `file`; `undefined` when they can.
+ * Tests of other things that run commands through the default sandbox skip where it is missing.
+ */
+export function sandboxMissing(file: string): string | undefined {
+  const reason = createCommandSandbox().quickCheck();
+  if (reason !== undefined) console.warn(`${file}: tests that run commands skipped: ${reason}`);
+  return reason;
+}
+
 /** Pids of the live processes whose command line holds `token` (zombies excluded). */
 export function processesWith(token: string): number[] {
   const found: number[] = [];

@@ -9,7 +9,7 @@ import { isInside } from '../home-folder.js';
 import { createCallCgroup, createCgroupParent, removeCgroupParent, type CallCgroup, type CgroupParent } from './call-cgroups.js';
 import { startNetworkProxy, type NetworkProxy, type ResolveHost } from './network-proxy.js';
 import { BRIDGE_SCRIPT, fetchPreloadScript, launcherScript, SANDBOX_NET_DIR } from './sandbox-scripts.js';
-import { createSandboxState, removeSandboxState, type SandboxState } from './sandbox-state.js';
+import { createSandboxState, removeSandboxState, userFiles, type SandboxState } from './sandbox-state.js';
 import { seccompArchitecture, seccompFilter } from './seccomp-filter.js';
 
 /** The sentence every refusal for a missing sandbox ends with. */
@@ -123,6 +123,8 @@ interface Ready {
   /** The preload (undici) is available: allowed hosts work for Node's fetch too. */
   undiciEntry: string | undefined;
   canDisableUserns: boolean;
+  /** The passwd/group folder of each home (see `userFiles`). */
+  userFiles: Map<string, string>;
 }
 
 /**
@@ -134,6 +136,8 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
   let prepared: Ready | undefined;
   let closed = false;
   let callNumber = 0;
+  /** Cgroups of finished calls being removed (off the calls' path: removing a memory cgroup can take a while). */
+  const removals = new Set<Promise<void>>();
   const name = `ankole-${process.pid}-${randomUUID().slice(0, 8)}`;
   const setUp = (): Promise<Ready | { unavailable: string }> =>
     (ready ??= prepare(options, name).then((outcome) => {
@@ -167,10 +171,14 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
       if ('unavailable' in outcome) throw new SandboxUnavailableError(outcome.unavailable);
       if (closed) throw new SandboxUnavailableError('The command sandbox was closed: the worker is shutting down.');
       callNumber += 1;
-      return placeCall(outcome, request, `call-${callNumber}`, options);
+      return placeCall(outcome, request, `call-${callNumber}`, options, (removal) => {
+        removals.add(removal);
+        void removal.finally(() => removals.delete(removal));
+      });
     },
     async close() {
       if (ready !== undefined) await ready;
+      await Promise.all(removals);
       closeSync();
     },
     closeSync,
@@ -226,6 +234,7 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
     runtimeArgs: runtimeArguments(protectedPaths, undiciEntry),
     undiciEntry,
     canDisableUserns: help.stdout.includes('--disable-userns'),
+    userFiles: new Map(),
   };
   // Prove it works here (user namespaces may be off): run `true` inside, the way every call runs.
   const trial = await trialRun(ready);
@@ -263,8 +272,10 @@ async function trialRun(ready: Ready): Promise<string | undefined> {
   const home = path.join(ready.state.dir, 'trial-home');
   mkdirSync(home, { mode: 0o777 });
   let call: SandboxedCall;
+  const removals: Promise<void>[] = [];
   try {
-    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits: { memoryBytes: 256 * 1024 * 1024, maxProcesses: 64, cpuSeconds: 10, maxFileBytes: 1024 * 1024, tmpBytes: 1024 * 1024 } }, 'trial', {});
+    const limits = { memoryBytes: 256 * 1024 * 1024, maxProcesses: 64, cpuSeconds: 10, maxFileBytes: 1024 * 1024, tmpBytes: 1024 * 1024 };
+    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits }, 'trial', {}, (removal) => removals.push(removal));
   } catch (error) {
     return (error as Error).message;
   }
@@ -273,6 +284,7 @@ async function trialRun(ready: Ready): Promise<string | undefined> {
     return result.code === 0 ? undefined : (result.stderr.trim().split('\n').at(-1) ?? `exit code ${String(result.code)}`);
   } finally {
     await call.release();
+    await Promise.all(removals);
   }
 }
 
@@ -297,7 +309,8 @@ function fixedArguments(options: { state: SandboxState; root: boolean; uid: numb
   else args.push('--dev', '/dev');
   args.push('--proc', '/proc');
   // bubblewrap already makes /proc/sys, sysrq-trigger, irq and bus read-only; hide what tells of the host or its keys.
-  for (const entry of ['/proc/keys', '/proc/key-users', '/proc/kcore', '/proc/timer_list', '/proc/sched_debug', '/proc/kallsyms', '/proc/kmsg']) {
+  // (kcore, kmsg and kallsyms' addresses need capabilities the sandbox never has.)
+  for (const entry of ['/proc/keys', '/proc/key-users', '/proc/timer_list', '/proc/sched_debug']) {
     if (existsSync(entry)) args.push('--ro-bind', path.join(options.state.dir, 'empty'), entry);
   }
   return args;
@@ -331,7 +344,13 @@ function runtimeArguments(protectedPaths: readonly string[], undiciEntry: string
   return args;
 }
 
-async function placeCall(ready: Ready, request: SandboxCallRequest, callName: string, options: CommandSandboxOptions): Promise<SandboxedCall> {
+async function placeCall(
+  ready: Ready,
+  request: SandboxCallRequest,
+  callName: string,
+  options: CommandSandboxOptions,
+  removing: (removal: Promise<void>) => void = () => undefined,
+): Promise<SandboxedCall> {
   const { limits } = request;
   let cgroup: CallCgroup | undefined;
   if (ready.cgroups !== undefined) cgroup = createCallCgroup(ready.cgroups, callName, { memoryBytes: limits.memoryBytes, maxProcesses: limits.maxProcesses });
@@ -351,7 +370,7 @@ async function placeCall(ready: Ready, request: SandboxCallRequest, callName: st
   const home = request.home;
   const args = [...ready.fixedArgs];
   args.push('--perms', '1777', '--size', String(Math.floor(limits.tmpBytes)), '--tmpfs', '/tmp');
-  args.push('--ro-bind-data', '3', '/etc/passwd', '--ro-bind-data', '4', '/etc/group');
+  args.push('--ro-bind', userFiles(ready.state, ready.userFiles, { name: ready.userName, uid: ready.uid, gid: ready.gid, home }), '/etc/ankole-user');
   args.push(...ready.runtimeArgs);
   args.push('--bind', home, home, '--chdir', home);
   let command = [request.shell, '-c', request.command];
@@ -360,12 +379,9 @@ async function placeCall(ready: Ready, request: SandboxCallRequest, callName: st
     const preload = ready.undiciEntry === undefined ? '' : `${SANDBOX_NET_DIR}/fetch-proxy.mjs`;
     command = [process.execPath, `${SANDBOX_NET_DIR}/bridge.mjs`, `${SANDBOX_NET_DIR}/proxy.sock`, preload, ...command];
   }
-  const inputs: Buffer[] = [
-    Buffer.from(`${ready.userName}:x:${ready.uid}:${ready.gid}:Ankole agent:${home}:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`),
-    Buffer.from(`${ready.userName}:x:${ready.gid}:\nnogroup:x:65534:\n`),
-  ];
+  const inputs: Buffer[] = [];
   if (ready.seccomp !== undefined) {
-    args.push('--seccomp', '5');
+    args.push('--seccomp', '3');
     inputs.push(ready.seccomp);
   }
   // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every process of the user (all
@@ -393,7 +409,7 @@ async function placeCall(ready: Ready, request: SandboxCallRequest, callName: st
     networkRefusals: () => proxy?.refusals ?? [],
     release: async () => {
       await proxy?.close();
-      await cgroup?.remove();
+      if (cgroup !== undefined) removing(cgroup.remove());
     },
   };
 }

@@ -71,8 +71,11 @@ export function createSandboxState(options: { root: boolean; tmpdir?: string }):
     copyEtc('/etc', etc);
     writeFileSync(path.join(etc, 'hosts'), '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n', { mode: 0o644 });
     writeFileSync(path.join(etc, 'hostname'), 'sandbox\n', { mode: 0o644 });
-    // Where each call binds its own passwd and group (naming the sandbox user and its home).
-    for (const name of ['passwd', 'group']) writeFileSync(path.join(etc, name), '', { mode: 0o644 });
+    // passwd and group name the sandbox user and its home (the agent's): each call binds its home's pair at
+    // /etc/ankole-user (one mount; made once per home, see `userFiles`).
+    mkdirSync(path.join(etc, 'ankole-user'), { mode: 0o755 });
+    for (const name of ['passwd', 'group']) symlinkSync(`ankole-user/${name}`, path.join(etc, name));
+    mkdirSync(path.join(dir, 'users'), { mode: 0o755 });
     const sockets = path.join(dir, 'sockets');
     mkdirSync(sockets, { mode: 0o700 });
     let dev: string | undefined;
@@ -88,6 +91,21 @@ export function createSandboxState(options: { root: boolean; tmpdir?: string }):
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The folder holding the passwd and group files of one home (bound at `/etc/ankole-user`): the sandbox user
+ * (`name`, `uid`, `gid`) with that home, and nobody. Made at the first call for the home, then reused.
+ */
+export function userFiles(state: SandboxState, made: Map<string, string>, user: { name: string; uid: number; gid: number; home: string }): string {
+  const known = made.get(user.home);
+  if (known !== undefined) return known;
+  const dir = path.join(state.dir, 'users', String(made.size));
+  mkdirSync(dir, { mode: 0o755 });
+  writeFileSync(path.join(dir, 'passwd'), `${user.name}:x:${user.uid}:${user.gid}:Ankole agent:${user.home}:/bin/bash\nnobody:x:${NOBODY}:${NOBODY}:nobody:/nonexistent:/usr/sbin/nologin\n`, { mode: 0o644 });
+  writeFileSync(path.join(dir, 'group'), `${user.name}:x:${user.gid}:\nnogroup:x:${NOBODY}:\n`, { mode: 0o644 });
+  made.set(user.home, dir);
+  return dir;
 }
 
 /** Removes the state folder (and a `/dev` made elsewhere). */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { functionCallOutputs, officialOpenapiDocument, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeMcpConfig } from '../../__fixtures__/mcp-config.js';
-import { runCliProcess, spawnCli, type CliProcess } from '../../__fixtures__/spawn-cli.js';
+import { COMMANDS_HEADER, runCliProcess, spawnCli, type CliProcess } from '../../__fixtures__/spawn-cli.js';
 
 // The testkit checks requests against its own description; against the official document too when it is present.
 const official = officialOpenapiDocument();
@@ -35,6 +35,22 @@ afterEach(async () => {
 });
 
 /** Whether a process is gone (or a zombie) within a few seconds: killing is asynchronous. */
+/** A sleep with an argument no other process has (seconds: 60 and a fraction). */
+const SLEEP_TOKEN = `60.${process.pid}`;
+
+/** The live process whose command line holds `token`. */
+function processWith(token: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(token)) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
+}
+
 async function gone(pid: number): Promise<boolean> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
     let state: string | undefined;
@@ -268,7 +284,7 @@ describe('ankole run with a control plane bound (--data-dir, the embedded databa
     // Opened at the model's first control-plane call, created then: the one line says what the seconds are for.
     expect(run.stderr).toBe(`ankole: Creating the embedded database in ${dataDir} (first use, a few seconds)…\n`);
     expect(run.code).toBe(0);
-    expect(lines(run.stdout)[1]).toMatch(/· 18 tools · schedules and jobs in the embedded database in /);
+    expect(lines(run.stdout)[1]).toContain(`· 18 tools · ${COMMANDS_HEADER} · schedules and jobs in the embedded database in `);
     expect(run.stdout).toMatch(/✓ .*Morning summary|✓ .*schedule/i);
     const toolNames = server.requests[0]?.body.tools.map((tool: { name: string }) => tool.name);
     expect(toolNames.slice(7)).toEqual([
@@ -311,7 +327,7 @@ describe('Ctrl-C', () => {
   it('aborts the running tool (its process is killed), prints the summary and exits with 130', async () => {
     server = await startTestModelServer({
       script: [
-        reply.functionCalls([{ name: 'command', callId: 'call_sleep', arguments: { command: 'sleep 60 & echo $! > sleep.pid; wait' } }]),
+        reply.functionCalls([{ name: 'command', callId: 'call_sleep', arguments: { command: `sleep ${SLEEP_TOKEN} & echo started > sleep.pid; wait` } }]),
         reply.text('never reached'),
       ],
     });
@@ -319,7 +335,9 @@ describe('Ctrl-C', () => {
     await running.waitForOutput('… Running `sleep 60');
     const pidFile = path.join(home, 'sleep.pid');
     for (let attempt = 0; attempt < 100 && !existsSync(pidFile); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-    const sleepPid = Number(readFileSync(pidFile, 'utf8'));
+    // The sandbox has its own pids: the sleep is found outside by its unique argument.
+    const sleepPid = processWith(SLEEP_TOKEN);
+    expect(sleepPid).toBeDefined();
     running.child.kill('SIGINT');
     const { code } = await running.exited;
     expect(code).toBe(130);
@@ -329,7 +347,7 @@ describe('Ctrl-C', () => {
     // The person sees what was stopped and why, in one sentence.
     expect(stdout).toContain('command was stopped before it finished because the turn was interrupted (Ctrl-C)');
     expect(lines(stdout).at(-2)).toMatch(/^── Aborted by Ctrl-C: running tools were stopped · 1 step · 1 tool call · /);
-    expect(await gone(sleepPid)).toBe(true);
+    expect(await gone(sleepPid!)).toBe(true);
     // The model was not called again after the abort.
     expect(server.requests).toHaveLength(1);
   });
@@ -337,7 +355,7 @@ describe('Ctrl-C', () => {
   it('SIGTERM (a kill, a timeout) does the same: the running command is killed too, exit code 143', async () => {
     server = await startTestModelServer({
       script: [
-        reply.functionCalls([{ name: 'command', callId: 'call_sleep', arguments: { command: 'sleep 60 & echo $! > sleep.pid; wait' } }]),
+        reply.functionCalls([{ name: 'command', callId: 'call_sleep', arguments: { command: `sleep ${SLEEP_TOKEN} & echo started > sleep.pid; wait` } }]),
         reply.text('never reached'),
       ],
     });
@@ -345,7 +363,9 @@ describe('Ctrl-C', () => {
     await running.waitForOutput('"type":"activity.started"');
     const pidFile = path.join(home, 'sleep.pid');
     for (let attempt = 0; attempt < 100 && !existsSync(pidFile); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
-    const sleepPid = Number(readFileSync(pidFile, 'utf8'));
+    // The sandbox has its own pids: the sleep is found outside by its unique argument.
+    const sleepPid = processWith(SLEEP_TOKEN);
+    expect(sleepPid).toBeDefined();
     running.child.kill('SIGTERM');
     const { code } = await running.exited;
     expect(code).toBe(143);
@@ -359,7 +379,7 @@ describe('Ctrl-C', () => {
       }),
     );
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', exitCode: 143, interrupted: true, signal: 'SIGTERM' });
-    expect(await gone(sleepPid)).toBe(true);
+    expect(await gone(sleepPid!)).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
 });
