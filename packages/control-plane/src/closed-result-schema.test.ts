@@ -48,7 +48,8 @@ const refused: Array<[string, unknown, string, RegExp]> = [
   ['an item in an array deep down', closed({ list: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } } }), '$.properties.list.items', /additionalProperties/],
   ['too many enum values', closed({ v: { type: 'string', enum: Array.from({ length: 1001 }, (_, i) => `v${i}`) } }), '$.properties.v', /1001 values; strict mode allows 1000/],
   ['nesting deeper than 10 levels', Array.from({ length: 11 }).reduce<Record<string, unknown>>((inner) => closed({ child: inner }), closed({})), '$', /nest deeper than 10 levels/],
-  ['a pattern Ajv cannot compile', closed({ v: { type: 'string', pattern: '(' } }), '$', /does not compile/],
+  ['an invalid pattern', closed({ v: { type: 'string', pattern: '(' } }), '$.properties.v.pattern', /is refused: Invalid regular expression/],
+  ['a pattern with a backreference', closed({ v: { type: 'string', pattern: '(a)\\1' } }), '$.properties.v.pattern', /backreference cannot be checked in linear time/],
 ];
 
 describe('checkClosedResultSchema', () => {

@@ -116,18 +116,23 @@ function checkSchemaShape(schema: object): ResultSchemaIssue | undefined {
 
 /** `checkClosedResultSchema` with its answers remembered by the schema's JSON text (a replay checks the same schemas again). */
 export interface ClosedSchemaChecker {
-  check(schema: unknown): ResultSchemaIssue[];
+  /** `text`: the schema's JSON text when the caller has it already (the cache's key). */
+  check(schema: unknown, text?: string): ResultSchemaIssue[];
 }
 
 /** Creates a `ClosedSchemaChecker` remembering the last 500 schemas it checked. */
 export function createClosedSchemaChecker(validator: ResultSchemaValidator): ClosedSchemaChecker {
   const cache = new Map<string, ResultSchemaIssue[]>();
   return {
-    check(schema) {
-      // The shape first: the cache's key is the schema's JSON text, and a deep schema must not reach JSON.stringify.
-      const shape = typeof schema === 'object' && schema !== null ? checkSchemaShape(schema) : undefined;
-      if (shape !== undefined) return [shape];
-      const key = typeof schema === 'object' && schema !== null ? JSON.stringify(schema) : undefined;
+    check(schema, text) {
+      // The key is the schema's JSON text: callers bound the nesting of what they pass (task() does); a schema too
+      // deep to serialise is checked without the cache (its shape check refuses it).
+      let key: string | undefined;
+      try {
+        key = typeof schema === 'object' && schema !== null ? (text ?? JSON.stringify(schema)) : undefined;
+      } catch {
+        return checkClosedResultSchema(schema, validator);
+      }
       const cached = key === undefined ? undefined : cache.get(key);
       if (cached !== undefined) return cached;
       const issues = checkClosedResultSchema(schema, validator);

@@ -210,7 +210,8 @@ describe('bounded text and values', () => {
 describe('task() result schemas', () => {
   // The schema goes in as JSON text, so a "__proto__" key stays an own property (as from a model's JSON).
   const refusal = (schema: unknown) => {
-    const outcome = run(`try { await task({ title: 't', prompt: 'p', result: JSON.parse(${JSON.stringify(JSON.stringify(schema))}) }); return 'accepted'; } catch (e) { return e.message; }`);
+    const text = typeof schema === 'string' ? schema : JSON.stringify(schema);
+    const outcome = run(`try { await task({ title: 't', prompt: 'p', result: JSON.parse(${JSON.stringify(text)}) }); return 'accepted'; } catch (e) { return e.message; }`);
     expect(outcome.newTasks).toHaveLength(outcome.outcome.kind === 'waiting' ? 1 : 0);
     return outcome.outcome.kind === 'waiting' ? 'accepted' : (outcome.outcome as { result: string }).result;
   };
@@ -233,6 +234,10 @@ describe('task() result schemas', () => {
     const message = refusal(object({ a: schema }));
     expect(message).toMatch(/at \$\.properties\.a(\.items)+: the result schema nests deeper than 64 levels/);
     expect(message).not.toMatch(/call stack/i);
+    // Deeper than this host's own JSON.stringify could go: QuickJS's stack limit or the host's nesting bound stops it.
+    const deeper = `{"type":"object","additionalProperties":false,"required":["a"],"properties":{"a":${'{"type":"array","items":'.repeat(10_000)}{"type":"string"}${'}'.repeat(10_001)}}`;
+    const outcome = run(`try { await task({ title: 't', prompt: 'p', result: JSON.parse(${JSON.stringify(deeper)}) }); return 'accepted'; } catch (e) { return e.message; }`).outcome;
+    expect(JSON.stringify(outcome)).toMatch(/nested too deeply|nested at most 4096 levels/);
   });
 
   it('refuses a pattern the linear-time engine cannot run, naming its path, and takes the others', () => {

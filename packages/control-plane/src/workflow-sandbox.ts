@@ -1,5 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import type { ClosedSchemaChecker } from './closed-result-schema.js';
+import { MAX_RESULT_SCHEMA_DEPTH, type ClosedSchemaChecker } from './closed-result-schema.js';
 import type { JsonObject, JsonValue, TaskRecord } from './workflow-client.js';
 import type { WorkflowLimits } from './workflow-limits.js';
 import { boundText, checkJsonDepth } from './bound-text.js';
@@ -56,6 +56,29 @@ export const MAX_TASK_ARGUMENT_CHARS = 512 * 1024;
 export const MAX_ERROR_CHARS = 8000;
 /** Deepest nesting of a script's return value (arrays and objects). */
 export const MAX_RESULT_DEPTH = 64;
+/**
+ * Deepest nesting of a `task()` argument's JSON that is parsed at all (deeper is refused at once, without a path);
+ * within it, the result schema's own limit (`MAX_RESULT_SCHEMA_DEPTH`) is checked with the path where it is passed.
+ */
+const MAX_TASK_ARGUMENT_DEPTH = 4096;
+
+/** Whether JSON text nests arrays and objects deeper than `max` levels: one pass over the text, no parsing. */
+function jsonNestingExceeds(json: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < json.length; index += 1) {
+    const code = json.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index += 1; // a backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (code === 0x7d || code === 0x5d) depth -= 1;
+  }
+  return false;
+}
 
 /**
  * An interrupt handler for QuickJS that stops a run once it used `limitMs` of this thread's CPU time: it reads the
@@ -144,8 +167,13 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     if (json.length > MAX_TASK_ARGUMENT_CHARS) {
       return JSON.stringify({ error: `task() takes at most ${MAX_TASK_ARGUMENT_CHARS} characters of JSON (title, prompt and result schema); this call has ${json.length}.` });
     }
+    // Nesting bounded before anything recursive sees the value (a schema of 2,000 nested items gets its path).
+    if (jsonNestingExceeds(json, MAX_TASK_ARGUMENT_DEPTH)) {
+      return JSON.stringify({ error: `task() takes JSON nested at most ${MAX_TASK_ARGUMENT_DEPTH} levels deep (a result schema at most ${MAX_RESULT_SCHEMA_DEPTH}).` });
+    }
     const spec = JSON.parse(json) as unknown;
-    const problem = checkTaskSpec(spec, run.schemas);
+    const resultText = typeof spec === 'object' && spec !== null ? JSON.stringify((spec as { result?: unknown }).result) : undefined;
+    const problem = checkTaskSpec(spec, run.schemas, resultText);
     if (problem !== undefined) return JSON.stringify({ error: problem });
     const { title, prompt, result } = spec as { title: string; prompt: string; result: JsonObject };
     const sequence = nextSequence;
@@ -156,7 +184,7 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     }
     const journaled = run.journal[sequence];
     if (journaled !== undefined) {
-      if (journaled.title !== title || journaled.prompt !== prompt || canonicalJson(journaled.resultSchema) !== canonicalJson(result)) {
+      if (journaled.title !== title || journaled.prompt !== prompt || !sameSchema(journaled.resultSchema, result, resultText!)) {
         const what = journaled.title !== title ? 'title' : journaled.prompt !== prompt ? 'prompt' : 'result schema';
         stop(
           `Non-deterministic script: task() call #${sequence + 1} asked for "${title}", but the journal holds "${journaled.title}" at that position (the ${what} differs). A workflow script must make the same task() calls in the same order on every run: derive them only from input and task results (Math.random and Date.now are deterministic).`,
@@ -169,6 +197,19 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     requested.add(sequence);
     return JSON.stringify({ sequence });
   };
+
+  // Canonical texts of the schemas seen in this run, by their JSON text (a fan-out repeats one schema many times).
+  const canonical = new Map<string, string>();
+  const canonicalOf = (schema: unknown): string => {
+    const text = JSON.stringify(schema);
+    let found = canonical.get(text);
+    if (found === undefined) {
+      found = canonicalJson(schema);
+      canonical.set(text, found);
+    }
+    return found;
+  };
+  const sameSchema = (stored: unknown, asked: unknown, askedText: string): boolean => JSON.stringify(stored) === askedText || canonicalOf(stored) === canonicalOf(asked);
 
   const onLog = (line: string): void => {
     if (fatal !== undefined) return;
@@ -324,12 +365,12 @@ function bounded(outcome: ScriptOutcome): ScriptOutcome {
 class SandboxStartError extends Error {}
 
 /** Checks a `task()` argument: `{ title, prompt, result }` with a closed result schema. Returns the problem or `undefined`. */
-function checkTaskSpec(spec: unknown, schemas: ClosedSchemaChecker): string | undefined {
+function checkTaskSpec(spec: unknown, schemas: ClosedSchemaChecker, resultText: string | undefined): string | undefined {
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return 'task() takes one object: { title, prompt, result }.';
   const { title, prompt, result } = spec as Record<string, unknown>;
   if (typeof title !== 'string' || title.trim() === '' || title.length > MAX_TITLE) return `task(): title must be a non-empty string of at most ${MAX_TITLE} characters.`;
   if (typeof prompt !== 'string' || prompt.trim() === '' || prompt.length > MAX_PROMPT) return `task(): prompt must be a non-empty string of at most ${MAX_PROMPT} characters.`;
-  const issues = schemas.check(result);
+  const issues = schemas.check(result, resultText);
   if (issues.length === 0) return undefined;
   const listed = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message}`);
   return `task() "${title}": the result schema is not a closed schema (${listed.join('; ')}${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}).`;

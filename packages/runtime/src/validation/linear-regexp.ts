@@ -1,5 +1,16 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import type { BoundedRegExp, BoundedRegExpEngine } from './bounded-regexp.js';
+
+// re2js (about 260 kB) is loaded with the first pattern compiled, not with the runtime, like Ajv: `require`d from
+// this file's folder (the runtime's dist or src; a bundle that inlines the runtime and compiles patterns lists it as
+// a dependency of its own).
+const requireFromHere = createRequire(import.meta.url);
+let re2: typeof RE2JS | undefined;
+function loadRe2(): typeof RE2JS {
+  re2 ??= (requireFromHere('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  return re2;
+}
 
 /** Longest pattern the linear engine takes (characters): its program, and so its time per character, stays small. */
 export const MAX_LINEAR_PATTERN_CHARS = 1000;
@@ -130,7 +141,7 @@ export function compileLinearPattern(pattern: string, flags = 'u'): BoundedRegEx
   const source = new RegExp(pattern, 'u').toString();
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(toLinearPattern(pattern));
+    compiled = loadRe2().compile(toLinearPattern(pattern));
   } catch (error) {
     if (error instanceof SyntaxError) throw error;
     throw new SyntaxError(`the linear-time engine (RE2) does not take it: ${(error as Error).message.replace(/^error parsing regexp: /, '')}`);
