@@ -37,6 +37,7 @@ export { StrictSchemaError } from './errors.js';
 export type { SchemaConversionReason, StrictSchemaIssue } from './errors.js';
 
 export { zodToJSONSchema } from './zod-to-json-schema.js';
+export { findProtoKeyProperties, PROTO_KEY_PATTERN, withProtoKeyRules } from './proto-key-schema.js';
 export { toolParameters } from './tool-parameters.js';
 export type { ToolParameters } from './tool-parameters.js';
 export { checkStrictSchema, toStrictJSONSchema, STRICT_KEYWORDS, STRICT_STRING_FORMATS } from './strict-json-schema.js';
