@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
-import { createLinearRegExpEngine } from '@core/runtime';
+import { createLinearRegExpEngine, withProtoKeyRules } from '@core/runtime';
 import type { JsonObject, ResultSchemaProblem } from './workflow-client.js';
 
 type AjvInstance = InstanceType<typeof Ajv2020Module>;
@@ -37,7 +37,9 @@ const MAX_PROBLEMS = 20;
 /**
  * A validator of task results against their stored schemas: Ajv (JSON Schema 2020-12) with all errors, the
  * strict-mode string formats, own properties only (`ownProperties`: an inherited `toString` never counts as
- * present), and `pattern` run in linear time (`createLinearRegExpEngine` of `@core/runtime`). Compiled schemas are cached by their JSON text (the last 500).
+ * present; a property named `"__proto__"` is validated like any other, `withProtoKeyRules`), and `pattern` run in
+ * linear time (`createLinearRegExpEngine` of `@core/runtime`). Compiled schemas are cached by their JSON text (the
+ * last 500).
  */
 export function createResultValidator(): ResultSchemaValidator {
   let ajv: AjvInstance | undefined;
@@ -54,7 +56,8 @@ export function createResultValidator(): ResultSchemaValidator {
       ajv ??= newAjv();
       let compiled: CompiledResultSchema;
       try {
-        const validate = ajv.compile(JSON.parse(key) as JsonObject);
+        // Ajv skips a property named "__proto__": the compiled schema validates that key like any other.
+        const validate = ajv.compile(withProtoKeyRules(JSON.parse(key) as JsonObject));
         compiled = { ok: true, check: (value) => problems(validate, value) };
       } catch (error) {
         compiled = { ok: false, message: error instanceof Error ? error.message : String(error) };

@@ -37,6 +37,7 @@ export { StrictSchemaError } from './errors.js';
 export type { SchemaConversionReason, StrictSchemaIssue } from './errors.js';
 
 export { zodToJSONSchema } from './schema/zod-to-json-schema.js';
+export { findProtoKeyProperties, PROTO_KEY_PATTERN, withProtoKeyRules } from './schema/proto-key-schema.js';
 export { toolParameters } from './schema/tool-parameters.js';
 export type { ToolParameters } from './schema/tool-parameters.js';
 export { checkStrictSchema, toStrictJSONSchema, STRICT_KEYWORDS, STRICT_STRING_FORMATS } from './schema/strict-json-schema.js';

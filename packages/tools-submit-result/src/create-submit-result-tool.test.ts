@@ -94,6 +94,28 @@ describe.each(['postgres', 'pglite'] as const)('createSubmitResultTool on %s', (
     expect(accepted).toMatchObject({ terminateTurn: true, details: { accepted: true, task: { status: 'succeeded', result: { facts: ['ok'], source: 'a book' } } } });
   });
 
+  it('a value with text that cannot be stored (NUL, lone surrogate) comes back naming the path; the turn goes on and a fixed value is stored', async () => {
+    const plane = await planes.open();
+    const task = await claimOneTask(plane);
+    const tool = createSubmitResultTool({ task, client: plane.client });
+    for (const [value, path, what] of [
+      [{ facts: ['ok', 'bin\u0000ary'], source: null }, '$.facts[1]', 'NUL character (U+0000)'],
+      [{ facts: [], source: 'half \uD83D' }, '$.source', 'lone surrogate (U+D83D'],
+    ] as const) {
+      const refused = await tool.execute(value, call);
+      expect(refused).toMatchObject({ isError: true, details: { accepted: false, errors: [{ path }] } });
+      expect(refused.terminateTurn).toBeUndefined();
+      expect(refused.details?.code).toBeUndefined();
+      expect(refused.content).toContain(`- ${path}: the text contains a ${what}`);
+      expect(refused.content).toContain('call submit_result again');
+    }
+    expect((await plane.client.workflows.get({ agentId: 'agent-1', workflowId: task.workflowId })).tasks[0]).toMatchObject({ status: 'running', result: null });
+    const accepted = await tool.execute({ facts: ['binary'], source: null }, call);
+    expect(accepted).toMatchObject({ terminateTurn: true, details: { accepted: true } });
+    await plane.client.advances.runNext({ workerId: 'w' });
+    expect(await plane.client.workflows.get({ agentId: 'agent-1', workflowId: task.workflowId })).toMatchObject({ status: 'succeeded', result: { count: 1 } });
+  });
+
   it('onSubmission hears what each submission came to (rejected: undefined, refused: undefined, stored: the task), never a rejection', async () => {
     const plane = await planes.open();
     const task = await claimOneTask(plane);

@@ -1,4 +1,4 @@
-import type { ClaimedTask, ControlPlaneClient, ResultSchemaProblem, TaskRecord } from '@core/control-plane';
+import { ControlPlaneInputError, type ClaimedTask, type ControlPlaneClient, type ResultSchemaProblem, type TaskRecord } from '@core/control-plane';
 import { AnkoleError, defineWorkerTool, type AnyWorkerAgentTool, type JSONObject } from '@core/runtime';
 import { formatResultProblems } from './format-result-problems.js';
 
@@ -33,7 +33,8 @@ export interface SubmitResultToolDetails {
  * script stored for the task, unchanged, sent with `strict: true` (the engine stores only closed, strict-mode shapes).
  * Its arguments ARE the result: `execute` sends them to `client.tasks.submit`, which validates them again before
  * storing them. Accepted → the output says so and the turn ends (`terminateTurn`). A schema rejection → an error
- * output naming each failing path; the turn goes on so the model can fix the value. A submission after an accepted
+ * output naming each failing path; the turn goes on so the model can fix the value. So does text the control plane
+ * cannot store (a NUL character or a lone surrogate: its `400 input_invalid` names the path in the result). A submission after an accepted
  * one, without the lease (another worker took the task over) or on a cancelled task → a clear error output.
  * `onSubmission` learns what became of each submission even when the turn's abort ends the call before its output.
  * @throws ToolDefinitionError (at creation) when the stored schema is not a strict-mode object schema; a database
@@ -80,6 +81,15 @@ export function createSubmitResultTool(context: SubmitResultToolContext): AnyWor
         accepted = true;
         return { content: 'Result accepted and stored. The task is done.', details: { accepted: true, task: outcome.task }, terminateTurn: true };
       } catch (error) {
+        const unstorable = unstorableResultProblem(error);
+        if (unstorable !== undefined) {
+          // Text the control plane cannot store (a NUL character, a lone surrogate): the model can fix the value.
+          return {
+            content: `The result could not be stored. Fix this and call submit_result again:\n${formatResultProblems([unstorable])}`,
+            details: { accepted: false, errors: [unstorable] },
+            isError: true,
+          };
+        }
         if (error instanceof AnkoleError && error.kind === 'usage') {
           // Retrying cannot help (the lease is gone, the task finished or was cancelled): end the turn.
           return {
@@ -93,6 +103,20 @@ export function createSubmitResultTool(context: SubmitResultToolContext): AnyWor
       }
     },
   });
+}
+
+/**
+ * The control plane's `input_invalid` about the submitted value itself (its `result` field: text it cannot store) as
+ * a problem at a path of the result (`result.facts[1]` → `$.facts[1]`); `undefined` for any other error.
+ */
+function unstorableResultProblem(error: unknown): ResultSchemaProblem | undefined {
+  if (!(error instanceof ControlPlaneInputError) || error.code !== 'input_invalid' || error.field === undefined) return undefined;
+  const field = error.field;
+  if (field !== 'result' && !field.startsWith('result.') && !field.startsWith('result[')) return undefined;
+  const marker = `${field}: `;
+  const at = error.message.indexOf(marker);
+  const message = at === -1 ? error.message : error.message.slice(at + marker.length).replace(/\.$/, '');
+  return { path: `$${field.slice('result'.length)}`, message };
 }
 
 function label(text: string): string {

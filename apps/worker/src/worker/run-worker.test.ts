@@ -148,6 +148,30 @@ describe.each(['postgres', 'pglite'] as const)('runWorker on %s', (kind) => {
     expect(await plane.client.jobs.get({ agentId: 'e', jobId: job.id })).toMatchObject({ status: 'running', workerId: 'w2', finalAnswer: null });
   });
 
+  it("stores a turn whose records hold text PostgreSQL cannot store (a tool's binary output) with U+FFFD in its place", async () => {
+    const plane = await open();
+    const binary = defineWorkerTool({
+      name: 'binary_output',
+      description: 'Prints bytes that are not text.',
+      schema: z.object({}),
+      describeActivity: () => 'Printing',
+      execute: async () => ({ content: 'bin\u0000ary \uD83D end', details: { raw: 'x\u0000' } }),
+    });
+    const job = await plane.client.jobs.start({ agentId: 'f', prompt: 'wait:binary_output' });
+    const worker = start(plane, { extraTools: [binary] });
+    await until(async () => ((await plane.client.jobs.get({ agentId: 'f', jobId: job.id })).status === 'succeeded' ? true : undefined), 'the job to finish');
+    worker.stop();
+    await worker.done;
+    expect(worker.events.filter((event) => event.type === 'worker.error')).toEqual([]);
+    const transcript = await until(async () => {
+      const got = await plane.client.transcripts.get({ agentId: 'f', jobId: job.id });
+      return got.attempts[0]?.entries.some((entry) => entry.event.type === 'turn.completed') ? got : undefined;
+    }, 'the transcript');
+    const completed = transcript.attempts[0]!.entries.find((entry) => entry.event.type === 'activity.completed')!.event as unknown as { output: string; details: unknown };
+    expect(completed.output).toBe('bin\uFFFDary \uFFFD end');
+    expect(completed.details).toEqual({ raw: 'x\uFFFD' });
+  });
+
   it('hands a running job back on shutdown, and another worker finishes it', async () => {
     const plane = await open();
     const job = await plane.client.jobs.start({ agentId: 'd', prompt: 'hang a little' });

@@ -4,6 +4,7 @@ import { runTextTurn } from '../text-turn.js';
 import type { TextTurnContext } from '../turn-context.js';
 import { retryModelCalls, type ModelRetry, type ModelRetryPolicy } from './retry-model-calls.js';
 import { runClaimedTask, type WorkerTaskContext, type WorkerTaskEvent } from './run-task.js';
+import { withStorableRecords } from './storable-records.js';
 import { createTranscriptRecorder } from './transcript-recorder.js';
 import { backgroundTurnApprovals, heldCalls, type WorkerApprovalRules } from './worker-approval-policy.js';
 
@@ -32,7 +33,10 @@ export type WorkerEvent =
 
 /** Options of `runWorker`. */
 export interface RunWorkerOptions {
-  /** The control plane: claims, heartbeats and results go through it; turns get it for their schedule and job tools. */
+  /**
+   * The control plane: claims, heartbeats and results go through it; turns get it for their schedule and job tools.
+   * The worker's own records are sent with NUL characters and lone surrogates replaced by U+FFFD (`withStorableRecords`).
+   */
   client: ControlPlaneClient;
   /** This worker's name in the job records (e.g. `host-pid`). */
   workerId: string;
@@ -121,6 +125,8 @@ export interface WorkerSummary {
  * running turn finished or was handed back.
  */
 export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummary> {
+  // Its own records (answers, run states, transcripts) with text PostgreSQL cannot store replaced, not refused.
+  const client = withStorableRecords(options.client);
   const concurrency = options.concurrency ?? 1;
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const claimWaitMs = options.claimWaitMs ?? 10_000;
@@ -140,7 +146,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
   const runJob = async (job: ClaimedJob) => {
     const started = Date.now();
     const lease = watchJobLease({
-      work: options.client.work,
+      work: client.work,
       job,
       intervalMs: options.heartbeatIntervalMs ?? 1000,
       onError: (error) => emit({ type: 'worker.error', error }),
@@ -150,7 +156,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
       options.recordTranscripts === false
         ? undefined
         : createTranscriptRecorder({
-            transcripts: options.client.transcripts,
+            transcripts: client.transcripts,
             owner: { jobId: job.id },
             leaseToken: job.leaseToken,
             ...(options.transcriptFlushMs === undefined ? {} : { flushIntervalMs: options.transcriptFlushMs }),
@@ -160,7 +166,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
       let outcome;
       try {
         const base = await options.turnContext(job, turnSignal);
-        const context: TextTurnContext = { ...base, agent: job.agentId, signal: turnSignal, controlPlane: options.client, allowJobs: job.allowJobs };
+        const context: TextTurnContext = { ...base, agent: job.agentId, signal: turnSignal, controlPlane: client, allowJobs: job.allowJobs };
         const gateway = retryModelCalls(options.gateway, {
           ...options.modelRetry,
           onRetry: ({ error, ...retry }) => emit({ type: 'job.retrying', job, ...retry, error: describeError(error) }),
@@ -169,8 +175,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
           rules: await options.approvals?.(job.agentId),
           decisions: job.resume?.decisions,
           journal: {
-            start: async (callId) => (await options.client.work.startApprovedCall({ jobId: job.id, leaseToken: job.leaseToken, callId })).run,
-            finish: (callId, output) => options.client.work.finishApprovedCall({ jobId: job.id, leaseToken: job.leaseToken, callId, output }),
+            start: async (callId) => (await client.work.startApprovedCall({ jobId: job.id, leaseToken: job.leaseToken, callId })).run,
+            finish: (callId, output) => client.work.finishApprovedCall({ jobId: job.id, leaseToken: job.leaseToken, callId, output }),
           },
           onError: (error) => emit({ type: 'worker.error', error }),
         });
@@ -200,25 +206,25 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
         summary.lost += 1;
         emit({ type: 'job.lost', job });
       } else if (lease.reason() === 'cancelled') {
-        const stored = await options.client.work.complete({ ...done, finalAnswer: outcome.text });
+        const stored = await client.work.complete({ ...done, finalAnswer: outcome.text });
         summary.cancelled += 1;
         emit({ type: 'job.cancelled', job: stored, durationMs });
       } else if (hardStop.signal.aborted && outcome.reason === 'aborted') {
-        const stored = await options.client.work.release(done);
+        const stored = await client.work.release(done);
         summary.released += 1;
         emit({ type: 'job.released', job: stored });
       } else if (outcome.reason === 'awaiting_approval' && 'runState' in outcome && outcome.runState !== undefined) {
         const runState = outcome.runState;
         const calls = heldCalls(runState);
-        const stored = await options.client.work.hold({ ...done, runState: runState as unknown as Record<string, unknown>, calls });
+        const stored = await client.work.hold({ ...done, runState: runState as unknown as Record<string, unknown>, calls });
         emit({ type: 'job.awaiting_approval', job: stored, calls: calls.length, durationMs });
       } else if (outcome.reason === 'completed' || outcome.reason === 'terminated') {
-        const stored = await options.client.work.complete({ ...done, finalAnswer: outcome.text });
+        const stored = await client.work.complete({ ...done, finalAnswer: outcome.text });
         summary.succeeded += 1;
         emit({ type: 'job.succeeded', job: stored, durationMs });
       } else {
         const error = outcome.error ?? describeEnd(outcome.reason);
-        const stored = await options.client.work.fail({ ...done, error });
+        const stored = await client.work.fail({ ...done, error });
         summary.failed += 1;
         emit({ type: 'job.failed', job: stored, error, durationMs });
       }
@@ -256,7 +262,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
   /** Runs the due workflow advances (at most a few per round, so turns are not starved). */
   const runAdvances = async () => {
     for (let count = 0; count < MAX_ADVANCES_PER_ROUND && !options.signal.aborted; count += 1) {
-      const report = await options.client.advances.runNext({ workerId: options.workerId });
+      const report = await client.advances.runNext({ workerId: options.workerId });
       if (report === null) return;
       summary.advances += 1;
       emit({ type: 'advance.ran', report });
@@ -265,15 +271,15 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
 
   /** Claims a workflow task and starts its turn; false when there was none. */
   const startTask = async (): Promise<boolean> => {
-    const claimed = await options.client.tasks.claim({ workerId: options.workerId });
+    const claimed = await client.tasks.claim({ workerId: options.workerId });
     if (claimed === null) return false;
     if (options.signal.aborted) {
-      await options.client.tasks.release({ taskId: claimed.id, leaseToken: claimed.leaseToken });
+      await client.tasks.release({ taskId: claimed.id, leaseToken: claimed.leaseToken });
       return true;
     }
     emit({ type: 'task.claimed', task: claimed });
     const turn: Promise<void> = runClaimedTask({
-      client: options.client,
+      client,
       task: claimed,
       gateway: retryModelCalls(options.gateway, {
         ...options.modelRetry,
@@ -318,7 +324,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     let claimFailed = false;
     const claimBegan = Date.now();
     try {
-      job = await options.client.work.claim({ workerId: options.workerId, ...(claimWaitMs > 0 ? { waitMs: claimWaitMs } : {}) }, { signal: options.signal });
+      job = await client.work.claim({ workerId: options.workerId, ...(claimWaitMs > 0 ? { waitMs: claimWaitMs } : {}) }, { signal: options.signal });
     } catch (error) {
       // An aborted long poll is the worker stopping, not an error.
       if (!options.signal.aborted) emit({ type: 'worker.error', error });
@@ -332,7 +338,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     }
     if (options.signal.aborted) {
       // Stopped while claiming: hand it straight back.
-      await options.client.work.release({ jobId: job.id, leaseToken: job.leaseToken }).catch((error: unknown) => emit({ type: 'worker.error', error }));
+      await client.work.release({ jobId: job.id, leaseToken: job.leaseToken }).catch((error: unknown) => emit({ type: 'worker.error', error }));
       break;
     }
     emit({ type: 'job.claimed', job });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ToolDefinitionError } from '../errors.js';
 import { toolParameters } from '../schema/tool-parameters.js';
+import type { JSONObject } from '../json.js';
+import { findProtoKeyProperties } from '../schema/proto-key-schema.js';
 import type {
   AnyWorkerAgentTool,
   ExecutionMode,
@@ -93,8 +95,25 @@ export function defineWorkerTool(
     execute: definition.execute as AnyWorkerAgentTool['execute'],
   });
   // Convert (and, for strict tools, check) the schema now, so a bad schema fails at definition time.
-  toolParameters(tool);
+  const parameters = toolParameters(tool);
+  if (definition.schema !== undefined) refuseProtoKeyProperties(name, parameters.original ?? parameters.parameters);
   return tool;
+}
+
+/**
+ * A Zod schema that declares a property named "__proto__": Zod drops that key from every value it parses, so the tool
+ * could never receive it.
+ * @throws ToolDefinitionError (`tool_schema_invalid`) naming where.
+ */
+function refuseProtoKeyProperties(name: string, parameters: JSONObject): void {
+  const [path] = findProtoKeyProperties(parameters);
+  if (path === undefined) return;
+  throw new ToolDefinitionError(
+    name,
+    `the schema declares a property named "__proto__" at ${path === '$' ? 'its root' : path}: Zod drops that key from every value it parses, so ` +
+      'the tool could never receive it. Rename the property, or define the tool with jsonSchema (which validates that key like any other and keeps it).',
+    { path: `${path}.properties.__proto__`, code: 'tool_schema_invalid' },
+  );
 }
 
 function isZodSchema(value: unknown): value is z.ZodType {

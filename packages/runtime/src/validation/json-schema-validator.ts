@@ -3,6 +3,7 @@ import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import { createBoundedRegExpEngine } from './bounded-regexp.js';
 import type { ValidationIssue } from './format-validation-message.js';
+import { withProtoKeyRules } from '../schema/proto-key-schema.js';
 
 /** A compiled JSON Schema: `check(value)` lists what is wrong (an empty list when the value is valid). */
 export type CompiledJsonSchema = { ok: true; check: (value: unknown) => ValidationIssue[] } | { ok: false; message: string };
@@ -38,7 +39,8 @@ const compiled = new WeakMap<object, CompiledJsonSchema>();
  * Compiles a tool's JSON Schema with Ajv, once per schema object (cached in a `WeakMap`). Draft 2020-12 by
  * default; `$schema` selects draft 2019-09 or draft-07 (draft-06 / draft-04 schemas are read as draft-07).
  * Ajv runs with `strict: false` (vendor keywords are ignored), all errors, own properties only (`ownProperties`:
- * inherited names such as `toString` never count as present) and the `ajv-formats` formats.
+ * inherited names such as `toString` never count as present) and the `ajv-formats` formats. A property named
+ * `"__proto__"` is validated like any other (`withProtoKeyRules`), though Ajv alone would skip it.
  * Never throws: a schema Ajv cannot compile gives `{ ok: false, message }`.
  */
 export function compileJsonSchema(schema: object): CompiledJsonSchema {
@@ -47,7 +49,8 @@ export function compileJsonSchema(schema: object): CompiledJsonSchema {
   let result: CompiledJsonSchema;
   try {
     const { dialect, source } = pickDialect(schema as Record<string, unknown>);
-    const validate = compileSource(dialect, source);
+    // Ajv skips a property named "__proto__": the schema it compiles validates that key like any other.
+    const validate = compileSource(dialect, withProtoKeyRules(source));
     result = { ok: true, check: (value) => check(validate, value) };
   } catch (error) {
     result = { ok: false, message: error instanceof Error ? error.message : String(error) };
