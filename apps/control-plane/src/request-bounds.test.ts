@@ -97,6 +97,21 @@ describe('the HTTP control plane bounds what one request may cost (PGlite)', () 
     const huge = await send(server.url, '/v1/work/hold', { token, body: body(`${'['.repeat(4_000_000)}${']'.repeat(4_000_000)}`) });
     expect(huge.status).toBe(400);
     expect(huge.json.error).toMatchObject({ code: 'input_too_deep', field: `runState${'.0'.repeat(63)}` });
+    // Refused as it arrives: the answer comes while most of the declared body has not been sent.
+    const early = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const target = new URL('/v1/work/hold', server.url);
+      const request = http.request(
+        { hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent: false, headers: { authorization: `Bearer ${token}`, 'content-length': '1000000' } },
+        (response) => {
+          response.resume();
+          resolve({ status: response.statusCode!, connection: response.headers.connection });
+          request.destroy();
+        },
+      );
+      request.on('error', reject);
+      request.write(`{"runState":${'['.repeat(100)}`);
+    });
+    expect(early).toEqual({ status: 400, connection: 'close' });
     // 63 levels inside the body's own object is within the bound.
     const fits = await send(server.url, '/v1/work/hold', { token, body: body(nested(63)) });
     expect(fits.status).toBe(200);
