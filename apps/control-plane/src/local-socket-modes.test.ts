@@ -92,7 +92,7 @@ describe('the control plane on a Unix socket: only its owner can ever connect', 
     await new Promise((resolve) => racer.once('close', resolve));
     const counts = JSON.parse(output.trim().split('\n').at(-1)!) as { connected: number; refused: number };
     console.log(`a nobody racer over 30 starts: ${counts.connected} connections, ${counts.refused} refused`);
-    expect(counts.refused).toBeGreaterThan(100);
+    expect(counts.refused).toBeGreaterThan(10);
     expect(counts.connected).toBe(0);
   });
 });

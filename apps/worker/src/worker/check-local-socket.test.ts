@@ -52,6 +52,16 @@ describe('commands refuse a local socket another user may have planted', () => {
     expect(planted.connections()).toBe(0);
   });
 
+  it.skipIf(!isRoot)("accepts a folder writable by this user's own primary group only, refuses one writable by another group", async () => {
+    const grouped = path.join(await privateFolder(), 'grouped');
+    await mkdir(grouped);
+    await chmod(grouped, 0o775);
+    const planted = await plant(grouped);
+    expect(await localSocketDistrust(planted.socketPath)).toBeUndefined();
+    await chown(grouped, 0, 65534);
+    expect(await localSocketDistrust(planted.socketPath)).toContain(`other users may write in the folder ${grouped} (mode 775)`);
+  });
+
   it('refuses a socket in a folder others may write in (not sticky), and a symbolic link', async () => {
     const open = path.join(await privateFolder(), 'shared');
     await mkdir(open);
