@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { functionCallOutputs, lastUserText, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { checkRequestSemantics, functionCallOutputs, lastUserText, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../__fixtures__/spawn-cli.js';
 
@@ -82,6 +82,29 @@ describe('ankole run --continue past the context window', () => {
       expect(conversation.items.some((item) => item.type === 'compaction')).toBe(true);
       // Every turn went on from the stored history: the last request still carries the first prompt.
       expect(JSON.stringify(model.requests.at(-1)?.body.input)).toContain('turn 1');
+    } finally {
+      await model.close();
+    }
+  }, 600_000);
+
+  it('keeps working in --previous-response-id mode: the stored chain is compacted and the conversation stores the compacted history', async () => {
+    const { model, seen } = await readingModel({});
+    try {
+      const env = { ...(await configure('chained', { windows: { 'small-window-model': WINDOW } })), OPENAI_API_KEY: 'test', OPENAI_BASE_URL: model.baseURL };
+      const turns = 15;
+      for (let turn = 1; turn <= turns; turn += 1) {
+        const result = await runCliProcess(['run', '--approve', 'auto', '--previous-response-id', '--home', home, ...(turn === 1 ? [] : ['--continue']), `turn ${turn}`], env, 60_000);
+        expect(result.stderr).toBe('');
+        expect(result.code).toBe(0);
+      }
+      expect(seen).toEqual(new Array(turns).fill(true));
+      const compacts = model.requests.filter((request) => request.path === '/v1/responses/compact');
+      expect(compacts.some((request) => typeof request.body.previous_response_id === 'string')).toBe(true);
+      // The stored history is the compacted one (not the whole conversation), and valid to continue from.
+      const conversation = await storedConversation(env);
+      expect(conversation.items.some((item) => item.type === 'compaction')).toBe(true);
+      expect(JSON.stringify(conversation.items).length / 4).toBeLessThan(WINDOW);
+      expect(checkRequestSemantics({ model: 'm', input: conversation.items })).toBeUndefined();
     } finally {
       await model.close();
     }
