@@ -87,6 +87,13 @@ export function describeModelFailures(gateway: ModelGateway, endpoint: ModelEndp
     get usesPreviousResponseId() {
       return gateway.usesPreviousResponseId;
     },
+    get model() {
+      return gateway.model;
+    },
+    get endpoint() {
+      return gateway.endpoint;
+    },
+    ...(gateway.compact === undefined ? {} : { compact: gateway.compact.bind(gateway) }),
     async createResponse(request, callOptions) {
       try {
         return await gateway.createResponse(request, callOptions);

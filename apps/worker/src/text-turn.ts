@@ -140,6 +140,8 @@ export interface RunTextTurnOptions {
    * need approval, and journals approved calls); `assembly.tools` stays what was assembled.
    */
   prepareTools?: (tools: AnyWorkerAgentTool[]) => AnyWorkerAgentTool[];
+  /** How the turn stays within the model's context window (`runAgentLoop`'s `context`; default: the loop's). */
+  contextBudget?: AgentLoopOptions['context'];
   /** Names the turn in traces (a job or conversation id) when an OpenTelemetry SDK is registered. */
   trace?: Omit<TurnTraceSubject, 'agentId'>;
 }
@@ -175,6 +177,7 @@ export async function runTextTurn(options: RunTextTurnOptions): Promise<TextTurn
     ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy }),
     ...(options.resume === undefined ? {} : { resume: options.resume }),
     ...(options.previousResponseId === undefined ? {} : { previousResponseId: options.previousResponseId }),
+    ...(options.contextBudget === undefined ? {} : { context: options.contextBudget }),
     onEvent(event) {
       events.push(event);
       tracing?.onEvent(event);

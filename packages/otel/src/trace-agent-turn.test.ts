@@ -171,6 +171,19 @@ describe('traceAgentTurn over a real turn (runAgentLoop, the openai SDK, the tes
   });
 });
 
+describe('context compaction', () => {
+  it('records a compaction as an event of the turn span, with its sizes', () => {
+    const { exporter, tracer } = tracing();
+    const turn = traceAgentTurn({ tracer, model: 'm' });
+    turn.onEvent({ type: 'context.compacted', step: 3, strategy: 'server', reason: 'threshold', tokensBefore: 66_866, tokensAfter: 30_463, window: 80_000, itemsBefore: 40, itemsAfter: 5 });
+    turn.onEvent({ type: 'turn.completed', reason: 'completed', steps: 3, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, text: '' });
+    const [agent] = exporter.getFinishedSpans();
+    expect(agent!.events.map((event) => [event.name, event.attributes?.['ankole.context.tokens_before'], event.attributes?.['ankole.context.tokens_after']])).toEqual([
+      ['ankole.context.compacted', 66_866, 30_463],
+    ]);
+  });
+});
+
 describe('isOpenTelemetryRegistered', () => {
   it('is false until an SDK registers a global tracer provider, and the default tracer then records', () => {
     expect(isOpenTelemetryRegistered()).toBe(false);

@@ -166,6 +166,15 @@ export function traceAgentTurn(options: AgentTurnTracingOptions): AgentTurnTraci
           ...(event.reason === undefined ? {} : { [ANKOLE.approvalReason]: event.reason }),
         });
         return;
+      case 'context.compacted':
+        turnSpan.addEvent('ankole.context.compacted', {
+          'ankole.context.strategy': event.strategy,
+          'ankole.context.reason': event.reason,
+          'ankole.context.tokens_before': event.tokensBefore,
+          'ankole.context.tokens_after': event.tokensAfter,
+          'ankole.context.window': event.window,
+        });
+        return;
       case 'tool_search.completed':
         turnSpan.addEvent('ankole.tool_search.completed', { [GEN_AI.toolCallId]: event.callId, 'ankole.tool_search.tools': event.toolNames });
         return;

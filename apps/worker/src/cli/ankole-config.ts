@@ -29,6 +29,20 @@ export interface AnkoleConfig {
   mcpConfig?: string;
   /** A folder of skills (`--skills`); relative to the config file's folder. Absolute once loaded. */
   skills?: string;
+  /** How turns stay within the model's context window (see `context-config.ts`). */
+  context?: ContextConfig;
+}
+
+/** The `context` settings: windows by model, when to compact, how, and server-side compaction. */
+export interface ContextConfig {
+  /** Input windows in tokens by model name, over the runtime's table (e.g. `{ "my-model": 64000 }`). */
+  windows?: Record<string, number>;
+  /** Compact before a request that would fill more than this share of the window (default 0.8). */
+  threshold?: number;
+  /** `auto` (default: the server's /responses/compact, else local), `server`, `local` or `off`. */
+  compaction?: 'auto' | 'server' | 'local' | 'off';
+  /** Server-side compaction: the `compact_threshold` (tokens, at least 1000) sent as `context_management`. */
+  management?: number;
 }
 
 /** The settings of `AnkoleConfig`, in the order `ankole config show` lists them. */
@@ -45,6 +59,10 @@ export const CONFIG_SETTINGS = [
   'commands.unsandboxed',
   'mcpConfig',
   'skills',
+  'context.windows',
+  'context.threshold',
+  'context.compaction',
+  'context.management',
 ] as const;
 
 /** One setting's name (`web.search` for a nested one). */
@@ -61,6 +79,12 @@ function buildSchemas() {
     allowHosts: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\.?$/, 'a host name like example.com or *.example.com')).optional(),
     unsandboxed: z.boolean().optional(),
   });
+  const contextSchema = z.strictObject({
+    windows: z.record(z.string().min(1), z.int().positive()).optional(),
+    threshold: z.number().gt(0).lte(1).optional(),
+    compaction: z.enum(['auto', 'server', 'local', 'off']).optional(),
+    management: z.int().min(1000).optional(),
+  });
   const settingsShape = {
     model: z.string().min(1).optional(),
     baseURL: z.url({ protocol: /^https?$/ }).optional(),
@@ -71,6 +95,7 @@ function buildSchemas() {
     commands: commandsSchema.optional(),
     mcpConfig: z.string().min(1).optional(),
     skills: z.string().min(1).optional(),
+    context: contextSchema.optional(),
   };
   return {
     /** The user file: `$XDG_CONFIG_HOME/ankole/config.json`. */
@@ -163,7 +188,8 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     case 'unrecognized_keys': {
       const key = issue.keys[0] ?? '';
       const name = field === '' ? key : `${field}.${key}`;
-      const candidates = field === 'web' ? ['search', 'fetch', 'allowHosts'] : field === 'commands' ? ['allowHosts', 'unsandboxed'] : TOP_LEVEL_FIELDS;
+      const inGroup = CONFIG_SETTINGS.filter((setting) => setting.startsWith(`${field}.`)).map((setting) => setting.slice(field.length + 1));
+      const candidates = field === '' ? TOP_LEVEL_FIELDS : inGroup;
       const match = closestMatch(key, candidates);
       return `"${name}" is not a setting${match === undefined ? '' : ` (did you mean ${field === '' ? match : `${field}.${match}`}?)`}; the settings are ${CONFIG_SETTINGS.join(', ')} (and approvals in an agent's file)`;
     }
@@ -206,9 +232,10 @@ export const SETTING_VARIABLES: Partial<Record<ConfigSetting, string>> = {
 
 /** A setting's value in one config. */
 export function settingValue(config: AnkoleConfig, setting: ConfigSetting): unknown {
-  if (setting.startsWith('web.')) return (config.web as Record<string, unknown> | undefined)?.[setting.slice(4)];
-  if (setting.startsWith('commands.')) return (config.commands as Record<string, unknown> | undefined)?.[setting.slice(9)];
-  return config[setting as keyof AnkoleConfig];
+  const dot = setting.indexOf('.');
+  if (dot < 0) return config[setting as keyof AnkoleConfig];
+  const group = config[setting.slice(0, dot) as 'web' | 'commands' | 'context'] as Record<string, unknown> | undefined;
+  return group?.[setting.slice(dot + 1)];
 }
 
 /** A setting from the config files: the agent file's value, else the user file's, with the file it came from. */

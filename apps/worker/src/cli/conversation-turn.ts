@@ -92,8 +92,10 @@ export function recordConversationTurn(options: RecordConversationTurnOptions): 
     },
   ];
   if (outcome.reason === 'awaiting_approval') return { ...before, turns, updatedAt: now };
-  // Chained, the loop's items start at the unsent items: the history before them is the stored one.
-  const items = plan.previousResponseId === undefined ? outcome.items : [...before.items, ...outcome.items.slice(before.pendingItems.length)];
+  // Chained, the loop's items start at the unsent items: the history before them is the stored one. After a
+  // compaction the loop holds the whole (compacted) history, which replaces the stored one.
+  const items =
+    plan.previousResponseId === undefined || outcome.compactions > 0 ? outcome.items : [...before.items, ...outcome.items.slice(before.pendingItems.length)];
   const stored = options.chained && outcome.responseId !== undefined;
   return {
     ...before,

@@ -32,6 +32,8 @@ export interface OpenModelOptions {
   forceDemo?: boolean;
   /** `previous_response_id` mode: stored responses, each request carries only the new items (`--previous-response-id`). */
   previousResponseId?: boolean;
+  /** Server-side compaction (`context.management` in the config): sent as `context_management` with every request. */
+  contextManagement?: { compactThreshold?: number };
 }
 
 /**
@@ -49,7 +51,7 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
     if (!isHttpURL(baseURL)) {
       throw new CliError('base_url_invalid', `OPENAI_BASE_URL ${JSON.stringify(baseURL)} is not an http(s) URL: set it to the server's API root, e.g. http://localhost:8000/v1.`);
     }
-    const recorded = recordErrors(describeModelFailures(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2, ...(options.previousResponseId === true ? { previousResponseId: true } : {}) }), { baseURL, model }));
+    const recorded = recordErrors(describeModelFailures(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2, ...(options.previousResponseId === true ? { previousResponseId: true } : {}), ...(options.contextManagement === undefined ? {} : { contextManagement: options.contextManagement }) }), { baseURL, model }));
     return {
       ...recorded,
       offlineDemo: false,
@@ -117,6 +119,13 @@ function recordErrors(gateway: ModelGateway): { gateway: ModelGateway; lastError
       get usesPreviousResponseId() {
         return gateway.usesPreviousResponseId;
       },
+      get model() {
+        return gateway.model;
+      },
+      get endpoint() {
+        return gateway.endpoint;
+      },
+      ...(gateway.compact === undefined ? {} : { compact: gateway.compact.bind(gateway) }),
       async createResponse(request, callOptions) {
         try {
           return await gateway.createResponse(request, callOptions);

@@ -55,6 +55,7 @@ export function replayTranscript(options: ReplayTranscriptOptions): boolean {
     usage: completed.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     toolCalls,
     pendingItems: [],
+    compactions: entries.filter((entry) => entry.event.type === 'context.compacted').length,
     ...(completed.error === undefined ? {} : { error: completed.error }),
   };
   const ok: readonly TurnEndReason[] = ['completed', 'terminated', 'awaiting_approval'];

@@ -11,6 +11,7 @@ const outcome: AgentLoopResult = {
   usage: { inputTokens: 1200, outputTokens: 34, totalTokens: 1234 },
   toolCalls: 2,
   pendingItems: [],
+  compactions: 0,
 };
 
 const header = { notice: 'Running the offline demo model.', offlineDemo: true, model: 'demo', home: '/h', agent: 'default', tools: 7 };

@@ -182,6 +182,9 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
           asking = false;
           redraw();
           break;
+        case 'context.compacted':
+          print([style.dim(`↻ Compacted context: ${formatCount(event.tokensBefore)} → ${formatCount(event.tokensAfter)} tokens of ${formatCount(event.window)}`)]);
+          return;
         case 'tool_search.completed':
           print([`⌕ Tool search "${oneLine(event.query, 120)}": ${oneLine(event.toolNames.join(', '), 300) || 'nothing found'}`]);
           return;

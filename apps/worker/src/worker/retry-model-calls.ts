@@ -44,6 +44,7 @@ export function retryModelCalls(gateway: ModelGateway, policy: ModelRetryPolicy 
     get endpoint() {
       return gateway.endpoint;
     },
+    ...(gateway.compact === undefined ? {} : { compact: gateway.compact.bind(gateway) }),
     async createResponse(request, callOptions) {
       for (let attempt = 1; ; attempt += 1) {
         let streamedText = false;

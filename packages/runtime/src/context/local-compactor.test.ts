@@ -32,7 +32,7 @@ describe('localCompactor', () => {
   it('elides the oldest outputs first until the target, keeping the user message, reasoning, ids and the last step', async () => {
     const items = history(6);
     const result = await localCompactor().compact(request(items, 5_000));
-    const compacted = result!.items as Array<Record<string, unknown>>;
+    const compacted = result!.items as unknown as Array<Record<string, unknown>>;
     expect(result?.strategy).toBe('local');
     expect(compacted).toHaveLength(items.length);
     expect(compacted[0]).toEqual(items[0]);

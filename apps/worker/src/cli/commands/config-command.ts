@@ -28,7 +28,9 @@ const HELP = [
   '    "maxSteps": 30, "toolTimeoutSeconds": 300,',
   '    "web": { "search": "brave" | "tavily" | "searxng" | "none", "fetch": true, "allowHosts": ["intranet.local"] },',
   '    "commands": { "allowHosts": ["registry.npmjs.org", "*.github.com"], "unsandboxed": false },',
-  '    "mcpConfig": "mcporter.json", "skills": "skills" }       (paths relative to the file\'s folder)',
+  '    "mcpConfig": "mcporter.json", "skills": "skills",        (paths relative to the file\'s folder)',
+  '    "context": { "windows": { "my-model": 64000 }, "threshold": 0.8, "compaction": "auto" | "server" | "local" | "off",',
+  '                 "management": 200000 } }                  (context window: see the README)',
   'and, in an agent\'s file only, "approvals" (see `ankole run --help`). Keys (OPENAI_API_KEY, ...) stay in the environment.',
   '',
   'Options:',
@@ -52,6 +54,10 @@ const DEFAULTS: Record<ConfigSetting, unknown> = {
   'commands.unsandboxed': false,
   mcpConfig: 'none',
   skills: 'none',
+  'context.windows': 'the runtime\'s table (GPT-5 272k, gpt-4.1 1M, gpt-4o 128k, o-series 200k, else 128k)',
+  'context.threshold': 0.8,
+  'context.compaction': 'auto (the server\'s /responses/compact, else local)',
+  'context.management': 'off (no server-side compaction)',
 };
 
 /** `ankole config show`: the effective settings of an agent and where each comes from. */

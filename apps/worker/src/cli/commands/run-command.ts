@@ -1,4 +1,4 @@
-import type { AgentLoopResult, ApprovalPolicy } from '@core/runtime';
+import type { AgentLoopOptions, AgentLoopResult, ApprovalPolicy } from '@core/runtime';
 import { DEMO_PROMPT } from '../../demo/demo-prompt.js';
 import { createJsonRenderer } from '../../render/json-renderer.js';
 import { createTerminalRenderer } from '../../render/terminal-renderer.js';
@@ -8,7 +8,9 @@ import { runTextTurn } from '../../text-turn.js';
 import { requireListedApprovals } from '../../worker/worker-approval-policy.js';
 import type { CliCommand } from '../cli-command.js';
 import { readApprovalRules } from '../agent-approvals-config.js';
+import type { LoadedConfig } from '../ankole-config.js';
 import { applyAnkoleConfig } from '../apply-config.js';
+import { contextBudgetOf, contextManagementOf } from '../context-config.js';
 import { APPROVE_MODES, createCliApprovalPolicy, type ApproveMode } from '../cli-approval-policy.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import type { CliIO } from '../cli-io.js';
@@ -105,7 +107,7 @@ export const runCommand: CliCommand = {
     const chainEnv = io.env.ANKOLE_PREVIOUS_RESPONSE_ID;
     const chained = values['previous-response-id'] === true || chainEnv === '1' || chainEnv === 'true';
     const modelName = stringValue(values, 'model');
-    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained }).catch(
+    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, ...management(configured.loaded) }).catch(
       async (error: unknown) => {
         await setup.close();
         throw error;
@@ -141,7 +143,7 @@ export const runCommand: CliCommand = {
               signal: controller.signal,
             });
       const plan = planConversationTurn(chosen ?? store.create({ home: context.home, prompt }), prompt, chained);
-      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, toolTimeoutMs: configured.toolTimeoutMs, approvalPolicy, denied: { deny: rules.deny }, plan, store, chained });
+      return await runRendered({ io, controller, renderer, prompt, model, setup, maxSteps, toolTimeoutMs: configured.toolTimeoutMs, approvalPolicy, denied: { deny: rules.deny }, plan, store, chained, contextBudget: contextBudgetOf(configured.loaded, model.gateway) });
     } finally {
       await model.close();
       await setup.close();
@@ -185,6 +187,8 @@ interface RunRenderedOptions {
   store: ConversationStore;
   /** `previous_response_id` mode. */
   chained: boolean;
+  /** The config's `context` settings as the loop's `context` option (`undefined`: the loop's defaults). */
+  contextBudget: AgentLoopOptions['context'];
 }
 
 async function runRendered(options: RunRenderedOptions): Promise<number> {
@@ -218,6 +222,7 @@ async function runRendered(options: RunRenderedOptions): Promise<number> {
       ...(plan.previousResponseId === undefined ? {} : { previousResponseId: plan.previousResponseId }),
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
       ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+      ...(options.contextBudget === undefined ? {} : { contextBudget: options.contextBudget }),
       ...(options.approvalPolicy === undefined ? {} : { approvalPolicy: options.approvalPolicy, prepareTools: (tools) => requireListedApprovals(tools, options.denied) }),
       onAssembled(assembly) {
         if (assembled) return;
@@ -306,4 +311,10 @@ async function saveConversation(
 
 function exitCodeOf(signal: StopSignal): number {
   return signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted;
+}
+
+/** `openModel`'s `contextManagement` from the config, when `context.management` is set. */
+function management(loaded: LoadedConfig): { contextManagement?: { compactThreshold: number } } {
+  const contextManagement = contextManagementOf(loaded);
+  return contextManagement === undefined ? {} : { contextManagement };
 }
