@@ -4,6 +4,7 @@ import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync,
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { isInside } from '../home-folder.js';
 import { createCallCgroup, createCgroupParent, removeCgroupParent, type CallCgroup, type CgroupParent } from './call-cgroups.js';
@@ -60,6 +61,12 @@ export interface SandboxedCall {
   args: string[];
   /** Written into descriptors 3, 4, … of the child (then closed): bubblewrap reads them while it sets up. */
   inputs: Buffer[];
+  /**
+   * Called with the spawned launcher's pid and descriptors: moves it into the call's cgroup, then lets it go on
+   * (descriptor 4). Until then it has started nothing.
+   * @throws Error when it cannot be moved (the caller kills it: limits are never silently dropped).
+   */
+  started(pid: number, stdio: readonly unknown[]): Promise<void>;
   /** The limits the call hit, by name (read after the call). */
   limitsHit(): ('memory' | 'processes')[];
   /** The network proxy's refusals during the call. */
@@ -280,7 +287,7 @@ async function trialRun(ready: Ready): Promise<string | undefined> {
     return (error as Error).message;
   }
   try {
-    const result = await runQuiet(call.file, call.args, call.inputs);
+    const result = await runQuiet(call.file, call.args, call.inputs, call.started);
     return result.code === 0 ? undefined : (result.stderr.trim().split('\n').at(-1) ?? `exit code ${String(result.code)}`);
   } finally {
     await call.release();
@@ -379,11 +386,10 @@ async function placeCall(
     const preload = ready.undiciEntry === undefined ? '' : `${SANDBOX_NET_DIR}/fetch-proxy.mjs`;
     command = [process.execPath, `${SANDBOX_NET_DIR}/bridge.mjs`, `${SANDBOX_NET_DIR}/proxy.sock`, preload, ...command];
   }
-  const inputs: Buffer[] = [];
-  if (ready.seccomp !== undefined) {
-    args.push('--seccomp', '3');
-    inputs.push(ready.seccomp);
-  }
+  // Descriptor 3: the seccomp program (empty without one); 4: the launcher's go, once it is in the cgroup.
+  const inputs: Buffer[] = [ready.seccomp ?? Buffer.alloc(0)];
+  if (ready.seccomp !== undefined) args.push('--seccomp', '3');
+  if (cgroup !== undefined) inputs.push(Buffer.alloc(0));
   // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every process of the user (all
   // sandboxes of this worker and the worker's own), so it is set above what runs now by the limit.
   const processLimit = cgroup === undefined ? String(runningTasks() + limits.maxProcesses) : '-';
@@ -394,7 +400,7 @@ async function placeCall(
     String(Math.max(1, Math.ceil(limits.cpuSeconds))),
     String(Math.max(1, Math.floor(limits.maxFileBytes / ready.launcher.fileBlockBytes))),
     processLimit,
-    ...(cgroup?.joinFiles ?? []),
+    cgroup === undefined ? '0' : '1',
     '--',
     ready.bwrap,
     ...args,
@@ -405,6 +411,12 @@ async function placeCall(
     file: ready.launcher.shell,
     args: launcherArgs,
     inputs,
+    async started(pid, stdio) {
+      if (cgroup === undefined) return;
+      await Promise.all(cgroup.joinFiles.map((file) => writeFile(file, String(pid))));
+      const go = stdio[4] as NodeJS.WritableStream | null | undefined;
+      go?.end('go\n');
+    },
     limitsHit: () => cgroup?.limitsHit() ?? [],
     networkRefusals: () => proxy?.refusals ?? [],
     release: async () => {
@@ -487,7 +499,12 @@ function findProgram(program: string): string | undefined {
   return undefined;
 }
 
-function runQuiet(file: string, args: readonly string[], inputs: readonly Buffer[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runQuiet(
+  file: string,
+  args: readonly string[],
+  inputs: readonly Buffer[] = [],
+  started?: SandboxedCall['started'],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe', ...inputs.map(() => 'pipe' as const)] });
     let stdout = '';
@@ -495,17 +512,23 @@ function runQuiet(file: string, args: readonly string[], inputs: readonly Buffer
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     writeInputs(child.stdio, inputs);
+    if (started !== undefined && child.pid !== undefined) {
+      started(child.pid, child.stdio).catch((error: unknown) => {
+        stderr += `ankole sandbox: ${(error as Error).message}\n`;
+        child.kill('SIGKILL');
+      });
+    }
     child.on('error', (error) => resolve({ code: null, stdout, stderr: error.message }));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
-/** Writes each input into its descriptor (3, 4, …) and closes it. */
+/** Writes each non-empty input into its descriptor (3, 4, …) and closes it; an empty one is left open (the launcher's go). */
 export function writeInputs(stdio: readonly unknown[], inputs: readonly Buffer[]): void {
   inputs.forEach((input, index) => {
-    const stream = stdio[index + 3] as NodeJS.WritableStream & { on(event: 'error', listener: () => void): void } | null | undefined;
+    const stream = stdio[index + 3] as (NodeJS.WritableStream & { on(event: 'error', listener: () => void): void }) | null | undefined;
     if (stream === null || stream === undefined) return;
     stream.on('error', () => undefined);
-    stream.end(input);
+    if (index === 0 || input.length > 0) stream.end(input);
   });
 }
