@@ -234,6 +234,20 @@ except OSError as error:
       expect(textOf(await callTool(tool, { command: 'true' }))).toBe(`The command could not be started (bash): the home folder ${home} no longer exists`);
     });
 
+    test("a home that holds a folder commands must never see (the user's HOME, the data folder) is refused", async () => {
+      const userHome = path.join(parent.path, 'user-home');
+      mkdirSync(userHome);
+      const { sandbox: guarded } = await testSandbox('command-sandbox.test.ts', { protectedPaths: [userHome] });
+      try {
+        const tool = toolNamed(createComputerTools({ home: parent.path, sandbox: guarded }), 'command');
+        const result = await callTool(tool, { command: 'ls' });
+        expect(result.details.error.code).toBe('sandbox_failed');
+        expect(textOf(result)).toContain(`holds ${userHome}, which commands must never see`);
+      } finally {
+        await guarded.close();
+      }
+    });
+
     test('kernel keys and the host’s processes stay hidden', async () => {
       const result = await run('sandboxed', 'cat /proc/keys | wc -c; ls /proc | grep -c "^[0-9]"');
       const [keys, processes] = (textOf(result).split('stdout:\n')[1] ?? '').trim().split('\n').map(Number);

@@ -20,7 +20,10 @@ export const INSTALL_BUBBLEWRAP = 'install bubblewrap (Debian/Ubuntu: `apt-get i
 export interface CommandSandboxOptions {
   /** The bubblewrap program (default: `bwrap` found on `PATH`, then `/usr/bin/bwrap`); one that is not executable counts as missing. */
   bwrap?: string;
-  /** Folders that must never become visible inside (the worker's data folder, its HOME): a bind that holds one is left out. */
+  /**
+   * Folders that must never become visible inside (the worker's data folder; its HOME is always added): a runtime
+   * bind that holds one is left out, and a call whose agent home holds one is refused.
+   */
   protectedPaths?: readonly string[];
   /** The uid (and gid) commands run as inside when the worker runs as root (default 1000); otherwise the worker's own. */
   rootSandboxUid?: number;
@@ -40,8 +43,11 @@ export type CommandSandboxStatus =
       mechanism: string;
       /** The uid commands run as inside. */
       uid: number;
-      /** How memory and process limits are enforced: `cgroup v1`, `cgroup v2`, or `rlimit` (processes only, no memory limit). */
-      limits: 'cgroup v1' | 'cgroup v2' | 'rlimit';
+      /**
+       * How memory and process limits are enforced: `cgroup v1`, `cgroup v2`, `rlimit` (processes only, no memory
+       * limit), or `none` (a root worker without a writable cgroup: RLIMIT_NPROC does not bind root's uid).
+       */
+      limits: 'cgroup v1' | 'cgroup v2' | 'rlimit' | 'none';
       seccomp: boolean;
     }
   | { available: false; reason: string };
@@ -132,6 +138,10 @@ interface Ready {
   canDisableUserns: boolean;
   /** The passwd/group folder of each home (see `userFiles`). */
   userFiles: Map<string, string>;
+  /** The worker runs as root. */
+  root: boolean;
+  /** Folders no bind may hold (real paths). */
+  protectedPaths: readonly string[];
 }
 
 /**
@@ -166,7 +176,7 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
         available: true,
         mechanism: `bubblewrap ${outcome.version}`,
         uid: outcome.uid,
-        limits: outcome.cgroups === undefined ? 'rlimit' : outcome.cgroups.version === 1 ? 'cgroup v1' : 'cgroup v2',
+        limits: outcome.cgroups !== undefined ? (outcome.cgroups.version === 1 ? 'cgroup v1' : 'cgroup v2') : outcome.root ? 'none' : 'rlimit',
         seccomp: outcome.seccomp !== undefined,
       };
     },
@@ -226,7 +236,8 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
   writeFileSync(path.join(net, 'bridge.mjs'), BRIDGE_SCRIPT, { mode: 0o444 });
   writeFileSync(path.join(net, 'proxy.sock'), '', { mode: 0o444 });
   if (undiciEntry !== undefined) writeFileSync(path.join(net, 'fetch-proxy.mjs'), fetchPreloadScript(pathToFileURL(undiciEntry).href), { mode: 0o444 });
-  const protectedPaths = (options.protectedPaths ?? []).map((entry) => realOrSelf(entry));
+  // The worker's own HOME is never shown, whatever the caller lists.
+  const protectedPaths = [...new Set([...(options.protectedPaths ?? []), os.homedir()].map((entry) => realOrSelf(entry)))];
   const ready: Ready = {
     bwrap,
     version,
@@ -242,6 +253,8 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
     undiciEntry,
     canDisableUserns: help.stdout.includes('--disable-userns'),
     userFiles: new Map(),
+    root,
+    protectedPaths,
   };
   // Prove it works here (user namespaces may be off): run `true` inside, the way every call runs.
   const trial = await trialRun(ready);
@@ -359,6 +372,10 @@ async function placeCall(
   removing: (removal: Promise<void>) => void = () => undefined,
 ): Promise<SandboxedCall> {
   const { limits } = request;
+  const exposed = ready.protectedPaths.find((hidden) => isInside(realOrSelf(request.home), hidden));
+  if (exposed !== undefined) {
+    throw new Error(`the home folder ${request.home} holds ${exposed}, which commands must never see; give the agent a folder of its own`);
+  }
   let cgroup: CallCgroup | undefined;
   if (ready.cgroups !== undefined) cgroup = createCallCgroup(ready.cgroups, callName, { memoryBytes: limits.memoryBytes, maxProcesses: limits.maxProcesses });
   let proxy: NetworkProxy | undefined;
