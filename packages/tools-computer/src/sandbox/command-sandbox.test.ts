@@ -37,7 +37,7 @@ function run(mode: Mode, command: string, context: Partial<ComputerContext> = {}
   return callTool(tool, timeoutMs === undefined ? { command } : { command, timeout_ms: timeoutMs });
 }
 
-describe.skipIf(!available)('the command sandbox', () => {
+describe.skipIf(!available)('the command sandbox (runs through bubblewrap: skipped where it is missing or cannot start)', () => {
   describe.each(modes)('%s', (mode) => {
     const contained = mode === 'sandboxed';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { isInside } from '../home-folder.js';
-import { createCallCgroup, createCgroupParent, removeCgroupParent, type CallCgroup, type CgroupParent } from './call-cgroups.js';
+import { createCallCgroup, createCgroupParent, removeCgroupParent, sweepDeadCgroups, type CallCgroup, type CgroupParent } from './call-cgroups.js';
 import { startNetworkProxy, type NetworkProxy, type ResolveHost } from './network-proxy.js';
 import { BRIDGE_SCRIPT, fetchPreloadScript, launcherScript, SANDBOX_NET_DIR } from './sandbox-scripts.js';
 import { createSandboxState, removeSandboxState, userFiles, type SandboxState } from './sandbox-state.js';
@@ -224,6 +224,7 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
     return { unavailable: 'The command sandbox could not make its own device nodes (every candidate folder is mounted nodev), and the worker runs as root: run the worker as an ordinary user, or opt out of the sandbox explicitly (--unsandboxed-commands).' };
   }
   const cgroups = options.noCgroups === true ? undefined : createCgroupParent(name);
+  if (cgroups !== undefined) sweepDeadCgroups(cgroups);
   const architecture = seccompArchitecture();
   const dash = findProgram('dash');
   const launcher = dash === undefined
