@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -408,9 +408,9 @@ async function placeCall(
   const inputs: Buffer[] = [ready.seccomp ?? Buffer.alloc(0)];
   if (ready.seccomp !== undefined) args.push('--seccomp', '3');
   if (cgroup !== undefined) inputs.push(Buffer.alloc(0));
-  // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every process of the user (all
-  // sandboxes of this worker and the worker's own), so it is set above what runs now by the limit.
-  const processLimit = cgroup === undefined ? String(runningTasks() + limits.maxProcesses) : '-';
+  // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every task of the user (all sandboxes
+  // of this worker and the worker's own), so it is set above what runs now by the limit. (It does not bind root.)
+  const processLimit = cgroup === undefined && !ready.root ? String(userTasks() + limits.maxProcesses) : '-';
   const launcherArgs = [
     '-c',
     ready.launcher.script,
@@ -444,14 +444,32 @@ async function placeCall(
   };
 }
 
-/** Tasks (threads) on the machine now: /proc/loadavg's fourth field, after the slash. */
-function runningTasks(): number {
+/**
+ * Tasks (threads) of this uid now (what RLIMIT_NPROC counts), from /proc; 0 when unknown. Only read where the
+ * process limit falls back to RLIMIT_NPROC (no writable cgroup, not root).
+ */
+function userTasks(): number {
+  const uid = process.getuid?.();
+  if (uid === undefined) return 0;
+  let tasks = 0;
+  let entries: string[];
   try {
-    const field = readFileSync('/proc/loadavg', 'utf8').split(' ')[3] ?? '';
-    return Number(field.split('/')[1]) || 0;
+    entries = readdirSync('/proc');
   } catch {
     return 0;
   }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (statSync(`/proc/${entry}`).uid !== uid) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // num_threads: the 18th field after "pid (comm)".
+      tasks += Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[17]) || 1;
+    } catch {
+      // gone
+    }
+  }
+  return tasks;
 }
 
 const require_ = createRequire(import.meta.url);
