@@ -284,6 +284,19 @@ except OSError as error:
       }
     });
 
+    test('a listed host with a public address passes the filter (the proxy connects to the address it checked)', async () => {
+      const { sandbox: resolving } = await testSandbox('command-sandbox.test.ts', { resolveHost: resolver });
+      try {
+        const tool = toolNamed(createComputerTools({ home, sandbox: resolving, allowHosts: ['public.test'] }), 'command');
+        const result = await callTool(tool, { command: 'curl -sS -m 4 -o /dev/null -w "%{http_code}" http://public.test/; echo', timeout_ms: 20_000 });
+        // Whether this machine reaches the internet or not, the proxy tried: no refusal.
+        expect(result.details.networkRefusals).toEqual([]);
+        expect(textOf(result)).not.toContain('refused');
+      } finally {
+        await resolving.close();
+      }
+    });
+
     test("Node's fetch goes through the proxy too", async () => {
       const result = await run('sandboxed', `node -e "fetch('http://not-listed.test/').then((r) => r.text()).then((t) => console.log(t.trim()), (e) => console.log('failed', e.cause?.code ?? e.message))"`, { allowHosts: ['allowed.test'] }, 20_000);
       expect(textOf(result)).toContain("not-listed.test is not in this agent's allowed hosts");
