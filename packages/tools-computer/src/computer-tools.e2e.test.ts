@@ -28,7 +28,7 @@ afterEach(async () => {
 // mcporter runs through `command`, in the sandbox.
 const noSandbox = sandboxMissing('computer-tools.e2e.test.ts');
 
-test.skipIf(noSandbox !== undefined)('an MCP-backed skill: the model reads SKILL.md, runs `mcporter call everything.echo` through command, and the echo reaches it', async () => {
+test.skipIf(noSandbox !== undefined)('(needs bubblewrap) an MCP-backed skill: the model reads SKILL.md, runs `mcporter call everything.echo` through command, and the echo reaches it', async () => {
   const home = path.join(root.path, 'home');
   const skillFolder = path.join(root.path, 'skills', 'echo-skill');
   await mkdir(home, { recursive: true });

@@ -73,8 +73,17 @@ export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', ...(sandboxed?.inputs ?? []).map(() => 'pipe' as const)],
     }) as unknown as ChildProcessByStdio<null, Readable, Readable>;
-    if (sandboxed !== undefined) writeInputs(child.stdio, sandboxed.inputs);
     const pid = child.pid;
+    if (sandboxed !== undefined) {
+      writeInputs(child.stdio, sandboxed.inputs);
+      // Into the call's cgroup, then on: a launcher that cannot be placed there is killed, never run without its limits.
+      if (pid !== undefined) {
+        sandboxed.started(pid, child.stdio).catch((error: unknown) => {
+          stderr.push(Buffer.from(`ankole sandbox: the command could not be placed in its cgroup (${(error as Error).message})\n`));
+          signalCommandProcesses(pid, [], 'SIGKILL');
+        });
+      }
+    }
     // Read before the event loop can reap the shell: processes started earlier cannot carry the marker.
     const startedTicks = pid === undefined ? 0 : processStartTicks(pid);
     const live = (): number[] => (pid === undefined ? [] : liveCommandProcesses(pid, commandId, startedTicks));

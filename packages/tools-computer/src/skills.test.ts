@@ -3,7 +3,7 @@ import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { sandboxMissing } from './__fixtures__/sandbox.js';
+import { sandboxOrOptOut } from './__fixtures__/sandbox.js';
 import { serverEverythingEntry } from './__fixtures__/mcp-servers.js';
 import { callTool, tempDir, textOf, toolNamed } from './__fixtures__/temp-home.js';
 import { createComputerTools } from './create-computer-tools.js';
@@ -127,7 +127,7 @@ describe('projectSkills', () => {
       imports: ['cursor'],
     });
     // mcporter through `command`, sandboxed where bubblewrap is installed (unsandboxed here, it tests the projection).
-    const command = toolNamed(createComputerTools({ home, ...(sandboxMissing('skills.test.ts') === undefined ? {} : { sandbox: 'unsandboxed' as const }) }), 'command');
+    const command = toolNamed(createComputerTools({ home, ...sandboxOrOptOut('skills.test.ts') }), 'command');
     const result = await callTool(command, { command: 'cd .skills && mcporter call everything.echo message=hi' });
     expect(textOf(result)).toContain('Echo: hi');
 

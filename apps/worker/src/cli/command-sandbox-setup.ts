@@ -71,5 +71,6 @@ export function describeSandboxStatus(status: CommandSandboxStatus | 'unsandboxe
   if (status === 'unsandboxed') return 'Commands: NOT sandboxed (--unsandboxed-commands): they reach everything this user can.';
   if (!status.available) return `Commands: refused. ${status.reason}`;
   const network = allowHosts.length === 0 ? 'no network' : `network only to ${allowHosts.join(', ')} (through a filtering proxy)`;
-  return `Commands: sandboxed by ${status.mechanism} (uid ${status.uid} inside, seccomp ${status.seccomp ? 'on' : 'off'}, memory and process limits by ${status.limits}); ${network}.`;
+  const limits = status.limits === 'none' ? 'no memory or process limits: no writable cgroup' : status.limits === 'rlimit' ? 'a process limit by RLIMIT_NPROC, no memory limit: no writable cgroup' : `memory and process limits by ${status.limits}`;
+  return `Commands: sandboxed by ${status.mechanism} (uid ${status.uid} inside, seccomp ${status.seccomp ? 'on' : 'off'}, ${limits}); ${network}.`;
 }

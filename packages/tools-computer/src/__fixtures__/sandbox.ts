@@ -22,6 +22,14 @@ export function sandboxMissing(file: string): string | undefined {
   return reason;
 }
 
+/** The computer-tools context for a test of something else that runs a command: sandboxed, or (said once) unsandboxed where bubblewrap is missing. */
+export function sandboxOrOptOut(file: string): { sandbox?: 'unsandboxed' } {
+  const reason = createCommandSandbox().quickCheck();
+  if (reason === undefined) return {};
+  console.warn(`${file}: commands run unsandboxed in these tests: ${reason}`);
+  return { sandbox: 'unsandboxed' };
+}
+
 /** Pids of the live processes whose command line holds `token` (zombies excluded). */
 export function processesWith(token: string): number[] {
   const found: number[] = [];

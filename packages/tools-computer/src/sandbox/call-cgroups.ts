@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Where per-call cgroups are made: cgroup v1 (a memory and a pids hierarchy) or v2 (one unified tree). */
@@ -83,14 +83,48 @@ function enableControllers(dir: string): void {
   writeFileSync(path.join(dir, 'cgroup.subtree_control'), '+memory +pids');
 }
 
-/** Removes the parent (its calls' cgroups must be gone). */
+/** Removes the parent and the calls' cgroups left in it (empty ones: a cgroup with a process in it stays). */
 export function removeCgroupParent(parent: CgroupParent): void {
+  for (const dir of parent.version === 1 ? [parent.memory, parent.pids] : [parent.dir]) removeEmptyCgroup(dir);
+}
+
+/**
+ * Removes what workers that died without cleaning up (killed) left next to `parent`: `ankole-<pid>-…` cgroups
+ * whose pid is no longer running, with their empty call cgroups.
+ */
+export function sweepDeadCgroups(parent: CgroupParent): void {
   for (const dir of parent.version === 1 ? [parent.memory, parent.pids] : [parent.dir]) {
+    const folder = path.dirname(dir);
+    let names: string[];
     try {
-      rmdirSync(dir);
+      names = readdirSync(folder);
     } catch {
-      // already gone, or a call's cgroup still being removed
+      continue;
     }
+    for (const name of names) {
+      const pid = /^ankole-(\d+)-[0-9a-f]{8}$/.exec(name)?.[1];
+      if (pid !== undefined && !processAlive(Number(pid))) removeEmptyCgroup(path.join(folder, name));
+    }
+  }
+}
+
+function removeEmptyCgroup(dir: string): void {
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) removeEmptyCgroup(path.join(dir, entry.name));
+    }
+    rmdirSync(dir);
+  } catch {
+    // gone already, or a process is still in it
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

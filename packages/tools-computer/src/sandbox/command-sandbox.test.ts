@@ -37,7 +37,7 @@ function run(mode: Mode, command: string, context: Partial<ComputerContext> = {}
   return callTool(tool, timeoutMs === undefined ? { command } : { command, timeout_ms: timeoutMs });
 }
 
-describe.skipIf(!available)('the command sandbox', () => {
+describe.skipIf(!available)('the command sandbox (runs through bubblewrap: skipped where it is missing or cannot start)', () => {
   describe.each(modes)('%s', (mode) => {
     const contained = mode === 'sandboxed';
 
@@ -234,6 +234,20 @@ except OSError as error:
       expect(textOf(await callTool(tool, { command: 'true' }))).toBe(`The command could not be started (bash): the home folder ${home} no longer exists`);
     });
 
+    test("a home that holds a folder commands must never see (the user's HOME, the data folder) is refused", async () => {
+      const userHome = path.join(parent.path, 'user-home');
+      mkdirSync(userHome);
+      const { sandbox: guarded } = await testSandbox('command-sandbox.test.ts', { protectedPaths: [userHome] });
+      try {
+        const tool = toolNamed(createComputerTools({ home: parent.path, sandbox: guarded }), 'command');
+        const result = await callTool(tool, { command: 'ls' });
+        expect(result.details.error.code).toBe('sandbox_failed');
+        expect(textOf(result)).toContain(`holds ${userHome}, which commands must never see`);
+      } finally {
+        await guarded.close();
+      }
+    });
+
     test('kernel keys and the host’s processes stay hidden', async () => {
       const result = await run('sandboxed', 'cat /proc/keys | wc -c; ls /proc | grep -c "^[0-9]"');
       const [keys, processes] = (textOf(result).split('stdout:\n')[1] ?? '').trim().split('\n').map(Number);
@@ -265,6 +279,19 @@ except OSError as error:
           const result = await callTool(tool, { command: `curl -sS -m 5 http://${host}/`, timeout_ms: 20_000 });
           expect(textOf(result), host).toMatch(new RegExp(`${host} resolves to .*commands never reach such addresses`));
         }
+      } finally {
+        await resolving.close();
+      }
+    });
+
+    test('a listed host with a public address passes the filter (the proxy connects to the address it checked)', async () => {
+      const { sandbox: resolving } = await testSandbox('command-sandbox.test.ts', { resolveHost: resolver });
+      try {
+        const tool = toolNamed(createComputerTools({ home, sandbox: resolving, allowHosts: ['public.test'] }), 'command');
+        const result = await callTool(tool, { command: 'curl -sS -m 4 -o /dev/null -w "%{http_code}" http://public.test/; echo', timeout_ms: 20_000 });
+        // Whether this machine reaches the internet or not, the proxy tried: no refusal.
+        expect(result.details.networkRefusals).toEqual([]);
+        expect(textOf(result)).not.toContain('refused');
       } finally {
         await resolving.close();
       }

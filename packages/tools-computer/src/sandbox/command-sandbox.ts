@@ -1,12 +1,13 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { isInside } from '../home-folder.js';
-import { createCallCgroup, createCgroupParent, removeCgroupParent, type CallCgroup, type CgroupParent } from './call-cgroups.js';
+import { createCallCgroup, createCgroupParent, removeCgroupParent, sweepDeadCgroups, type CallCgroup, type CgroupParent } from './call-cgroups.js';
 import { startNetworkProxy, type NetworkProxy, type ResolveHost } from './network-proxy.js';
 import { BRIDGE_SCRIPT, fetchPreloadScript, launcherScript, SANDBOX_NET_DIR } from './sandbox-scripts.js';
 import { createSandboxState, removeSandboxState, userFiles, type SandboxState } from './sandbox-state.js';
@@ -19,7 +20,10 @@ export const INSTALL_BUBBLEWRAP = 'install bubblewrap (Debian/Ubuntu: `apt-get i
 export interface CommandSandboxOptions {
   /** The bubblewrap program (default: `bwrap` found on `PATH`, then `/usr/bin/bwrap`); one that is not executable counts as missing. */
   bwrap?: string;
-  /** Folders that must never become visible inside (the worker's data folder, its HOME): a bind that holds one is left out. */
+  /**
+   * Folders that must never become visible inside (the worker's data folder; its HOME is always added): a runtime
+   * bind that holds one is left out, and a call whose agent home holds one is refused.
+   */
   protectedPaths?: readonly string[];
   /** The uid (and gid) commands run as inside when the worker runs as root (default 1000); otherwise the worker's own. */
   rootSandboxUid?: number;
@@ -39,8 +43,11 @@ export type CommandSandboxStatus =
       mechanism: string;
       /** The uid commands run as inside. */
       uid: number;
-      /** How memory and process limits are enforced: `cgroup v1`, `cgroup v2`, or `rlimit` (processes only, no memory limit). */
-      limits: 'cgroup v1' | 'cgroup v2' | 'rlimit';
+      /**
+       * How memory and process limits are enforced: `cgroup v1`, `cgroup v2`, `rlimit` (processes only, no memory
+       * limit), or `none` (a root worker without a writable cgroup: RLIMIT_NPROC does not bind root's uid).
+       */
+      limits: 'cgroup v1' | 'cgroup v2' | 'rlimit' | 'none';
       seccomp: boolean;
     }
   | { available: false; reason: string };
@@ -60,6 +67,12 @@ export interface SandboxedCall {
   args: string[];
   /** Written into descriptors 3, 4, … of the child (then closed): bubblewrap reads them while it sets up. */
   inputs: Buffer[];
+  /**
+   * Called with the spawned launcher's pid and descriptors: moves it into the call's cgroup, then lets it go on
+   * (descriptor 4). Until then it has started nothing.
+   * @throws Error when it cannot be moved (the caller kills it: limits are never silently dropped).
+   */
+  started(pid: number, stdio: readonly unknown[]): Promise<void>;
   /** The limits the call hit, by name (read after the call). */
   limitsHit(): ('memory' | 'processes')[];
   /** The network proxy's refusals during the call. */
@@ -125,6 +138,10 @@ interface Ready {
   canDisableUserns: boolean;
   /** The passwd/group folder of each home (see `userFiles`). */
   userFiles: Map<string, string>;
+  /** The worker runs as root. */
+  root: boolean;
+  /** Folders no bind may hold (real paths). */
+  protectedPaths: readonly string[];
 }
 
 /**
@@ -159,7 +176,7 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
         available: true,
         mechanism: `bubblewrap ${outcome.version}`,
         uid: outcome.uid,
-        limits: outcome.cgroups === undefined ? 'rlimit' : outcome.cgroups.version === 1 ? 'cgroup v1' : 'cgroup v2',
+        limits: outcome.cgroups !== undefined ? (outcome.cgroups.version === 1 ? 'cgroup v1' : 'cgroup v2') : outcome.root ? 'none' : 'rlimit',
         seccomp: outcome.seccomp !== undefined,
       };
     },
@@ -207,6 +224,7 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
     return { unavailable: 'The command sandbox could not make its own device nodes (every candidate folder is mounted nodev), and the worker runs as root: run the worker as an ordinary user, or opt out of the sandbox explicitly (--unsandboxed-commands).' };
   }
   const cgroups = options.noCgroups === true ? undefined : createCgroupParent(name);
+  if (cgroups !== undefined) sweepDeadCgroups(cgroups);
   const architecture = seccompArchitecture();
   const dash = findProgram('dash');
   const launcher = dash === undefined
@@ -219,7 +237,8 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
   writeFileSync(path.join(net, 'bridge.mjs'), BRIDGE_SCRIPT, { mode: 0o444 });
   writeFileSync(path.join(net, 'proxy.sock'), '', { mode: 0o444 });
   if (undiciEntry !== undefined) writeFileSync(path.join(net, 'fetch-proxy.mjs'), fetchPreloadScript(pathToFileURL(undiciEntry).href), { mode: 0o444 });
-  const protectedPaths = (options.protectedPaths ?? []).map((entry) => realOrSelf(entry));
+  // The worker's own HOME is never shown, whatever the caller lists.
+  const protectedPaths = [...new Set([...(options.protectedPaths ?? []), os.homedir()].map((entry) => realOrSelf(entry)))];
   const ready: Ready = {
     bwrap,
     version,
@@ -235,6 +254,8 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
     undiciEntry,
     canDisableUserns: help.stdout.includes('--disable-userns'),
     userFiles: new Map(),
+    root,
+    protectedPaths,
   };
   // Prove it works here (user namespaces may be off): run `true` inside, the way every call runs.
   const trial = await trialRun(ready);
@@ -280,7 +301,7 @@ async function trialRun(ready: Ready): Promise<string | undefined> {
     return (error as Error).message;
   }
   try {
-    const result = await runQuiet(call.file, call.args, call.inputs);
+    const result = await runQuiet(call.file, call.args, call.inputs, call.started);
     return result.code === 0 ? undefined : (result.stderr.trim().split('\n').at(-1) ?? `exit code ${String(result.code)}`);
   } finally {
     await call.release();
@@ -352,6 +373,10 @@ async function placeCall(
   removing: (removal: Promise<void>) => void = () => undefined,
 ): Promise<SandboxedCall> {
   const { limits } = request;
+  const exposed = ready.protectedPaths.find((hidden) => isInside(realOrSelf(request.home), hidden));
+  if (exposed !== undefined) {
+    throw new Error(`the home folder ${request.home} holds ${exposed}, which commands must never see; give the agent a folder of its own`);
+  }
   let cgroup: CallCgroup | undefined;
   if (ready.cgroups !== undefined) cgroup = createCallCgroup(ready.cgroups, callName, { memoryBytes: limits.memoryBytes, maxProcesses: limits.maxProcesses });
   let proxy: NetworkProxy | undefined;
@@ -379,14 +404,13 @@ async function placeCall(
     const preload = ready.undiciEntry === undefined ? '' : `${SANDBOX_NET_DIR}/fetch-proxy.mjs`;
     command = [process.execPath, `${SANDBOX_NET_DIR}/bridge.mjs`, `${SANDBOX_NET_DIR}/proxy.sock`, preload, ...command];
   }
-  const inputs: Buffer[] = [];
-  if (ready.seccomp !== undefined) {
-    args.push('--seccomp', '3');
-    inputs.push(ready.seccomp);
-  }
-  // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every process of the user (all
-  // sandboxes of this worker and the worker's own), so it is set above what runs now by the limit.
-  const processLimit = cgroup === undefined ? String(runningTasks() + limits.maxProcesses) : '-';
+  // Descriptor 3: the seccomp program (empty without one); 4: the launcher's go, once it is in the cgroup.
+  const inputs: Buffer[] = [ready.seccomp ?? Buffer.alloc(0)];
+  if (ready.seccomp !== undefined) args.push('--seccomp', '3');
+  if (cgroup !== undefined) inputs.push(Buffer.alloc(0));
+  // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every task of the user (all sandboxes
+  // of this worker and the worker's own), so it is set above what runs now by the limit. (It does not bind root.)
+  const processLimit = cgroup === undefined && !ready.root ? String(userTasks() + limits.maxProcesses) : '-';
   const launcherArgs = [
     '-c',
     ready.launcher.script,
@@ -394,7 +418,7 @@ async function placeCall(
     String(Math.max(1, Math.ceil(limits.cpuSeconds))),
     String(Math.max(1, Math.floor(limits.maxFileBytes / ready.launcher.fileBlockBytes))),
     processLimit,
-    ...(cgroup?.joinFiles ?? []),
+    cgroup === undefined ? '0' : '1',
     '--',
     ready.bwrap,
     ...args,
@@ -405,6 +429,12 @@ async function placeCall(
     file: ready.launcher.shell,
     args: launcherArgs,
     inputs,
+    async started(pid, stdio) {
+      if (cgroup === undefined) return;
+      await Promise.all(cgroup.joinFiles.map((file) => writeFile(file, String(pid))));
+      const go = stdio[4] as NodeJS.WritableStream | null | undefined;
+      go?.end('go\n');
+    },
     limitsHit: () => cgroup?.limitsHit() ?? [],
     networkRefusals: () => proxy?.refusals ?? [],
     release: async () => {
@@ -414,14 +444,32 @@ async function placeCall(
   };
 }
 
-/** Tasks (threads) on the machine now: /proc/loadavg's fourth field, after the slash. */
-function runningTasks(): number {
+/**
+ * Tasks (threads) of this uid now (what RLIMIT_NPROC counts), from /proc; 0 when unknown. Only read where the
+ * process limit falls back to RLIMIT_NPROC (no writable cgroup, not root).
+ */
+function userTasks(): number {
+  const uid = process.getuid?.();
+  if (uid === undefined) return 0;
+  let tasks = 0;
+  let entries: string[];
   try {
-    const field = readFileSync('/proc/loadavg', 'utf8').split(' ')[3] ?? '';
-    return Number(field.split('/')[1]) || 0;
+    entries = readdirSync('/proc');
   } catch {
     return 0;
   }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (statSync(`/proc/${entry}`).uid !== uid) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // num_threads: the 18th field after "pid (comm)".
+      tasks += Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[17]) || 1;
+    } catch {
+      // gone
+    }
+  }
+  return tasks;
 }
 
 const require_ = createRequire(import.meta.url);
@@ -487,7 +535,12 @@ function findProgram(program: string): string | undefined {
   return undefined;
 }
 
-function runQuiet(file: string, args: readonly string[], inputs: readonly Buffer[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runQuiet(
+  file: string,
+  args: readonly string[],
+  inputs: readonly Buffer[] = [],
+  started?: SandboxedCall['started'],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe', ...inputs.map(() => 'pipe' as const)] });
     let stdout = '';
@@ -495,17 +548,23 @@ function runQuiet(file: string, args: readonly string[], inputs: readonly Buffer
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     writeInputs(child.stdio, inputs);
+    if (started !== undefined && child.pid !== undefined) {
+      started(child.pid, child.stdio).catch((error: unknown) => {
+        stderr += `ankole sandbox: ${(error as Error).message}\n`;
+        child.kill('SIGKILL');
+      });
+    }
     child.on('error', (error) => resolve({ code: null, stdout, stderr: error.message }));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
-/** Writes each input into its descriptor (3, 4, …) and closes it. */
+/** Writes each non-empty input into its descriptor (3, 4, …) and closes it; an empty one is left open (the launcher's go). */
 export function writeInputs(stdio: readonly unknown[], inputs: readonly Buffer[]): void {
   inputs.forEach((input, index) => {
-    const stream = stdio[index + 3] as NodeJS.WritableStream & { on(event: 'error', listener: () => void): void } | null | undefined;
+    const stream = stdio[index + 3] as (NodeJS.WritableStream & { on(event: 'error', listener: () => void): void }) | null | undefined;
     if (stream === null || stream === undefined) return;
     stream.on('error', () => undefined);
-    stream.end(input);
+    if (index === 0 || input.length > 0) stream.end(input);
   });
 }

@@ -63,7 +63,8 @@ export interface SandboxState {
 export function createSandboxState(options: { root: boolean; tmpdir?: string }): SandboxState {
   // /dev last: a devtmpfs always allows device nodes, where the others may be mounted nodev.
   const candidates = [options.tmpdir ?? os.tmpdir(), '/var/tmp', '/run', '/dev'];
-  const dir = mkdtempSync(path.join(candidates[0]!, 'ankole-sandbox-'));
+  sweepDeadStates(candidates[0]!);
+  const dir = mkdtempSync(path.join(candidates[0]!, `ankole-sandbox-${process.pid}-`));
   try {
     chmodSync(dir, 0o755);
     const etc = path.join(dir, 'etc');
@@ -80,10 +81,14 @@ export function createSandboxState(options: { root: boolean; tmpdir?: string }):
     mkdirSync(sockets, { mode: 0o700 });
     let dev: string | undefined;
     if (options.root) {
-      for (const candidate of [dir, ...candidates.slice(1).map((base) => tryTempDir(base))]) {
-        if (candidate === undefined) continue;
-        dev = tryDeviceFolder(path.join(candidate, 'dev'));
+      dev = tryDeviceFolder(path.join(dir, 'dev'));
+      // Elsewhere only when the state folder's file system is mounted nodev (each tried in turn, removed if no good).
+      for (const base of candidates.slice(1)) {
         if (dev !== undefined) break;
+        const elsewhere = tryTempDir(base);
+        if (elsewhere === undefined) continue;
+        dev = tryDeviceFolder(path.join(elsewhere, 'dev'));
+        if (dev === undefined) rmSync(elsewhere, { recursive: true, force: true });
       }
     }
     return { dir, etc, dev, sockets };
@@ -106,6 +111,37 @@ export function userFiles(state: SandboxState, made: Map<string, string>, user: 
   writeFileSync(path.join(dir, 'group'), `${user.name}:x:${user.gid}:\nnogroup:x:${NOBODY}:\n`, { mode: 0o644 });
   made.set(user.home, dir);
   return dir;
+}
+
+/** Removes the state folders of workers that died without cleaning up (killed): `ankole-sandbox-<pid>-…` of a pid gone. */
+function sweepDeadStates(base: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  const uid = process.getuid?.();
+  for (const name of names) {
+    const pid = /^ankole-sandbox-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || processAlive(Number(pid))) continue;
+    const dir = path.join(base, name);
+    try {
+      // Only our own (another user's folder is theirs to clean).
+      if (uid === undefined || lstatSync(dir).uid === uid) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Removes the state folder (and a `/dev` made elsewhere). */
@@ -153,7 +189,7 @@ function copyEntry(source: string, target: string): void {
 
 function tryTempDir(base: string): string | undefined {
   try {
-    const dir = mkdtempSync(path.join(base, 'ankole-sandbox-dev-'));
+    const dir = mkdtempSync(path.join(base, `ankole-sandbox-${process.pid}-dev-`));
     chmodSync(dir, 0o755);
     return dir;
   } catch {
