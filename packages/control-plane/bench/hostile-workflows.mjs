@@ -46,6 +46,7 @@ async function advanceOver1000(label, plane) {
   );
   await driver.query(`UPDATE ${schema}.workflow SET settled_count = 1000 WHERE id = $1`, [workflow.id]);
   const times = [];
+  const cpuTimes = [];
   for (let index = 0; index < (quick ? 10 : 40); index += 1) {
     // Running again, with an advance due: each timed advance replays the 1,000 results and stores the success.
     await driver.query(
@@ -53,8 +54,11 @@ async function advanceOver1000(label, plane) {
       [workflow.id],
     );
     const started = performance.now();
+    const cpuStart = process.cpuUsage();
     const report = await client.advances.runNext({ workerId: 'bench' });
     times.push(performance.now() - started);
+    const cpu = process.cpuUsage(cpuStart);
+    cpuTimes.push((cpu.user + cpu.system) / 1000);
     if (report?.status !== 'succeeded') {
       const failed = await client.workflows.get({ agentId: 'bench', workflowId: workflow.id });
       throw new Error(`unexpected advance: ${JSON.stringify(report)}: ${failed.error}`);
@@ -62,6 +66,9 @@ async function advanceOver1000(label, plane) {
   }
   row(`${label}: one advance over 1,000 finished tasks (replay, store the result), median`, median(times), 'ms', TARGET_ADVANCE_1000_MS);
   row(`${label}: one advance over 1,000 finished tasks, fastest`, Math.min(...times), 'ms', TARGET_ADVANCE_1000_MS);
+  // The CPU time the process used for one advance (its threads: the replay's, the database client's; PGlite runs in
+  // this process, a PostgreSQL server does not): what the advance costs, whatever else the machine runs.
+  row(`${label}: one advance over 1,000 finished tasks, CPU time of the process, median`, median(cpuTimes), 'ms', TARGET_ADVANCE_1000_MS);
 }
 
 const HOSTILE = {
@@ -77,17 +84,24 @@ async function stopHostile(label, plane) {
   const { client } = plane;
   for (const [name, script] of Object.entries(HOSTILE)) {
     const times = [];
+    const cpuTimes = [];
     let error = '';
     for (let index = 0; index < (quick ? 1 : 3); index += 1) {
       const started = performance.now();
+      const cpuStart = process.cpuUsage();
       const workflow = await client.workflows.start({ agentId: 'bench', title: name, script });
       await client.advances.runNext({ workerId: 'bench' });
       times.push(performance.now() - started);
+      const cpu = process.cpuUsage(cpuStart);
+      cpuTimes.push((cpu.user + cpu.system) / 1000);
       const done = await client.workflows.get({ agentId: 'bench', workflowId: workflow.id });
       if (done.status !== 'failed') throw new Error(`${name}: the workflow ${done.status}`);
       error = done.error;
     }
-    row(`${label}: stop ${name}, median`, median(times), 'ms', TARGET_STOP_MS);
+    row(`${label}: stop ${name}, median wall-clock`, median(times), 'ms', TARGET_STOP_MS);
+    // On a loaded machine the wall-clock time stretches; the CPU time the whole process used (all its threads:
+    // the script's, the database client's) is what the limit bounds.
+    row(`${label}: stop ${name}, median CPU time of the process`, median(cpuTimes), 'ms', TARGET_STOP_MS);
     console.log(`    (${error.slice(0, 110)})`);
   }
 }

@@ -111,3 +111,14 @@ describe.each(['postgres', 'pglite'] as const)('hostile workflow scripts on %s',
     });
   });
 });
+
+describe('sandboxThreads', () => {
+  const planes = controlPlanes('pglite');
+  afterAll(() => planes.close());
+
+  it('must be a positive whole number', async () => {
+    for (const sandboxThreads of [0, 1.5, -1]) {
+      await expect(planes.open({ sandboxThreads })).rejects.toMatchObject({ code: 'options_invalid', field: 'sandboxThreads' });
+    }
+  });
+});

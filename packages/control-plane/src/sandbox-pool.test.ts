@@ -144,14 +144,15 @@ describe('sandbox threads', () => {
     }
   });
 
-  it('end queued and running jobs when the pool closes', async () => {
+  it('end queued and running jobs when the pool closes, as an error (nothing is stored)', async () => {
     const closing = createSandboxPool({ threads: 1, limits, wallLimitMs: 120_000 });
-    const running = closing.run(input('while (true) {}'));
-    const queued = closing.run(input('return 1'));
+    const running = closing.run(input('while (true) {}')).catch((error: unknown) => error);
+    const queued = closing.run(input('return 1')).catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await closing.close();
-    expect(await running).toMatchObject({ kind: 'cut', error: 'The sandbox pool is closed.' });
-    expect(await queued).toMatchObject({ kind: 'cut', error: 'The sandbox pool is closed.' });
+    expect(await running).toMatchObject({ code: 'sandbox_closed' });
+    expect(await queued).toMatchObject({ code: 'sandbox_closed' });
+    await expect(closing.run(input('return 1'))).rejects.toMatchObject({ code: 'sandbox_closed' });
     expect(closing.threadCount).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { ControlPlaneFailure } from './errors.js';
 import type { SandboxJob, SandboxThreadData, SandboxThreadMessage } from './sandbox-protocol.js';
 import { threadCpuTimeMs } from './thread-cpu-time.js';
 import type { JournaledTask, ScriptRun, ScriptRunInput } from './workflow-sandbox.js';
@@ -35,7 +36,10 @@ export interface SandboxPoolOptions {
 
 /** Worker threads that run workflow scripts off the control plane's thread, with hard CPU-time and memory limits. */
 export interface SandboxPool {
-  /** Runs a script; resolves when it ran or was cut (never rejects for anything the script does). */
+  /**
+   * Runs a script; resolves when it ran or was cut (never rejects for anything the script does).
+   * @throws ControlPlaneFailure (`sandbox_closed`) when the pool closed first (nothing is to be stored).
+   */
   run(input: SandboxRunInput): Promise<SandboxRunResult>;
   /** Checks that a script compiles: `undefined`, or the problem (a syntax error with its line and column). */
   check(script: string, limits: ScriptRunInput['limits']): Promise<string | undefined>;
@@ -44,7 +48,7 @@ export interface SandboxPool {
    * the same CPU-time cut as a run: the mismatches with their paths (empty when it matches).
    */
   validate(schema: JsonObject, value: unknown): Promise<ResultSchemaProblem[]>;
-  /** Terminates the threads; queued and running jobs end as cut. */
+  /** Terminates the threads; queued and running jobs reject with `sandbox_closed`. */
   close(): Promise<void>;
   /** How many threads are alive now (for tests and benches). */
   readonly threadCount: number;
@@ -61,7 +65,8 @@ type Answer =
   | { kind: 'ran'; run: ScriptRun }
   | { kind: 'checked'; problem: string | undefined }
   | { kind: 'validated'; problems: ResultSchemaProblem[] }
-  | { kind: 'cut' | 'busy'; error: string };
+  | { kind: 'cut' | 'busy'; error: string }
+  | { kind: 'closed' };
 
 interface PendingJob {
   job: SandboxJob;
@@ -228,7 +233,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   };
 
   const submit = (job: SandboxJob extends infer J ? (J extends SandboxJob ? Omit<J, 'id'> : never) : never): Promise<Answer> => {
-    if (closed) return Promise.resolve({ kind: 'cut', error: 'The sandbox pool is closed.' });
+    if (closed) return Promise.resolve({ kind: 'closed' });
     return new Promise<Answer>((resolve) => {
       queue.push({ job: { ...job, id: nextId++ } as SandboxJob, resolve });
       dispatch();
@@ -238,17 +243,20 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   return {
     async run(input) {
       const answer = await submit({ kind: 'run', input });
+      if (answer.kind === 'closed') throw poolClosed();
       if (answer.kind === 'ran' || answer.kind === 'cut' || answer.kind === 'busy') return answer;
       throw new Error(`The sandbox answered a run with ${answer.kind}.`);
     },
     async check(script, limits) {
       const answer = await submit({ kind: 'check', script, limits });
+      if (answer.kind === 'closed') throw poolClosed();
       if (answer.kind === 'checked') return answer.problem;
       if (answer.kind === 'cut' || answer.kind === 'busy') return answer.kind === 'busy' ? `the sandbox could not check it in time (${answer.error}); try again` : answer.error;
       throw new Error(`The sandbox answered a check with ${answer.kind}.`);
     },
     async validate(schema, value) {
       const answer = await submit({ kind: 'validate', schema, value });
+      if (answer.kind === 'closed') throw poolClosed();
       if (answer.kind === 'validated') return answer.problems;
       if (answer.kind === 'busy') return [{ path: '$', message: 'could not be checked against the result schema in time (the machine is busy); submit it again' }];
       if (answer.kind === 'cut') {
@@ -261,9 +269,9 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       closed = true;
       if (poll !== undefined) clearInterval(poll);
       poll = undefined;
-      for (const pending of queue.splice(0)) pending.resolve({ kind: 'cut', error: 'The sandbox pool is closed.' });
+      for (const pending of queue.splice(0)) pending.resolve({ kind: 'closed' });
       const all = [...threads];
-      for (const thread of all) finish(thread, { kind: 'cut', error: 'The sandbox pool is closed.' });
+      for (const thread of all) finish(thread, { kind: 'closed' });
       await Promise.all(all.map(async (thread) => {
         thread.state = 'gone';
         threads.delete(thread);
@@ -274,6 +282,10 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       return threads.size;
     },
   };
+}
+
+function poolClosed(): ControlPlaneFailure {
+  return new ControlPlaneFailure('sandbox_closed', 'The control plane is closing: its sandbox threads were stopped before this job ran to its end.');
 }
 
 /**
