@@ -5,6 +5,9 @@ import { BAD, fixtures, spoiled, validInputs } from '../../../packages/control-p
 import { createAccessTokens } from './access-tokens.js';
 import { serveControlPlane, type ControlPlaneServer } from './serve-control-plane.js';
 
+/** These calls run many statements (hundreds of cases, or whole workflows): on a loaded machine PGlite needs time. */
+const SLOW_MS = 240_000;
+
 // The unstorable-text cases of packages/control-plane as raw HTTP requests (no client parses them first): a NUL or a
 // lone surrogate (sent as the JSON escapes `\u0000`, `\ud83d`) in any string or object key of any call's body is
 // answered 400 input_invalid naming where, on both drivers.
@@ -53,6 +56,6 @@ describe.each(['postgres', 'pglite'] as const)('text PostgreSQL cannot store, as
       }
       console.log(`${kindOfText} as raw HTTP on ${kind}: ${Object.entries(statuses).map(([status, count]) => `${count}×${status}`).join(', ')}`);
       expect(wrong).toEqual([]);
-    });
+    }, SLOW_MS);
   }
 });

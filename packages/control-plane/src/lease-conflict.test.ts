@@ -7,6 +7,9 @@ import { RPC_METHODS, type RpcMethodName } from './rpc-methods.js';
 import { controlPlanes } from './testing.js';
 import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
 
+/** These calls run many statements (hundreds of cases, or whole workflows): on a loaded machine PGlite needs time. */
+const SLOW_MS = 240_000;
+
 const TEXT = { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } };
 const runState = { version: 1, items: [], pending: [{ callId: 'c1' }] };
 const calls = [{ callId: 'c1', toolName: 'command', label: 'Running `rm -rf build`', params: { command: 'rm -rf build' }, isDestructive: true }];
@@ -83,7 +86,7 @@ describe.each(['postgres', 'pglite'] as const)(`writes under a lease on %s (${cl
     expect((await client.workflows.get({ agentId: 'a', workflowId: workflow.id })).tasks[0]).toMatchObject({ status: 'running', result: null });
     expect(await client.work.complete({ jobId: job.id, leaseToken: claimedJob.leaseToken, finalAnswer: 'done' })).toMatchObject({ status: 'succeeded' });
     expect(await client.tasks.submit({ taskId: claimedTask.id, leaseToken: claimedTask.leaseToken, result: { text: 'clean' } })).toMatchObject({ accepted: true });
-  });
+  }, SLOW_MS);
 
   it('answers the holder repeating a write with the record as stored, and a lease another worker took over with lease_lost', async () => {
     const plane = await planes.open();
@@ -114,7 +117,7 @@ describe.each(['postgres', 'pglite'] as const)(`writes under a lease on %s (${cl
     expect(await client.tasks.fail({ ...freshTask, error: 'gave up' })).toMatchObject({ status: 'failed', error: 'gave up' });
     expect(await client.tasks.fail({ ...freshTask, error: 'again' })).toMatchObject({ status: 'failed', error: 'gave up' });
     await expect(client.tasks.submit({ ...freshTask, result: { text: 'late' } })).rejects.toMatchObject({ code: 'task_not_running' });
-  });
+  }, SLOW_MS);
 
   it('journals an approved call only under the lease it started with: a forged or later lease cannot record its output', async () => {
     const plane = await planes.open();
@@ -151,7 +154,7 @@ describe.each(['postgres', 'pglite'] as const)(`writes under a lease on %s (${cl
       c1: { approved: true, started: true, output: { content: 'removed build/' } },
       c2: { approved: true, started: true, output: { content: 'removed dist/' } },
     });
-  });
+  }, SLOW_MS);
 
   it("refuses a forged output for a task's approved call, and keeps the holder's", async () => {
     const plane = await planes.open();
@@ -173,5 +176,5 @@ describe.each(['postgres', 'pglite'] as const)(`writes under a lease on %s (${cl
     expect(await client.tasks.finishApprovedCall({ ...ref, callId: 'c1', output: { content: 'cleaned' } })).toEqual({ recorded: true });
     await client.tasks.release(ref);
     expect((await client.tasks.claim({ workerId: 'w3' }))!.resume?.decisions).toEqual({ c1: { approved: true, started: true, output: { content: 'cleaned' } } });
-  });
+  }, SLOW_MS);
 });

@@ -7,6 +7,9 @@ import { errorToWire } from './wire-error.js';
 import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
 import { BAD, fixtures, spoiled, validInputs } from './__fixtures__/unstorable-text-cases.js';
 
+/** These calls run many statements (hundreds of cases, or whole workflows): on a loaded machine PGlite needs time. */
+const SLOW_MS = 240_000;
+
 /** Calls `name` on the client with `input` (its `<api>.<method>`). */
 function call(plane: ControlPlane, name: RpcMethodName, input: unknown): Promise<unknown> {
   const [api, method] = name.split('.') as [string, string];
@@ -33,7 +36,7 @@ describe.each(['postgres', 'pglite'] as const)(`text PostgreSQL cannot store, on
         expect(outcome).toBe('ok');
       }
     }
-  });
+  }, SLOW_MS);
 
   for (const [kindOfText, bad] of Object.entries(BAD)) {
     it(`refuses a ${kindOfText} in any string or object key of any call's input with 400 input_invalid naming where`, async () => {
@@ -63,7 +66,7 @@ describe.each(['postgres', 'pglite'] as const)(`text PostgreSQL cannot store, on
       console.log(`${kindOfText} on ${kind} (${clientTransport.name}): ${cases} cases over ${Object.keys(inputs).length} calls → ${tally}`);
       expect(wrong).toEqual([]);
       expect(cases).toBeGreaterThan(200);
-    });
+    }, SLOW_MS);
   }
 });
 
@@ -87,12 +90,12 @@ describe.each(['postgres', 'pglite'] as const)(`text PostgreSQL cannot store, ma
       error: expect.stringContaining("The workflow's result cannot be stored: at result.items[1], the text contains a lone surrogate (U+D83D") as unknown,
     });
     expect(ended.log).toHaveLength(1);
-  });
+  }, SLOW_MS);
 
   it('fails a workflow that asks for a task with such text instead of storing it', async () => {
     const plane = await planes.open();
     const schema = JSON.stringify({ type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } });
     const ended = await runToEnd(plane, `return await task({ title: 'T', prompt: 'Say' + String.fromCharCode(0), result: ${schema} });`);
     expect(ended).toMatchObject({ status: 'failed', tasks: [], error: expect.stringContaining("task() call number 1 cannot be stored: at its prompt, the text contains a NUL character (U+0000)") as unknown });
-  });
+  }, SLOW_MS);
 });

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../__fixtures__/spawn-cli.js';
+import { loadAnkoleConfig } from './ankole-config.js';
+import { closestMatch } from './suggest.js';
 
 // The config files (user, then agent over it) under the environment and the flags, with the built CLI.
 let scratch: string;
@@ -73,13 +75,45 @@ describe('config files', () => {
     }
     await writeConfig(userFile(), { modle: 'gpt-5', web: { search: 'brave' } });
     const typo = await runCliProcess(['config', 'show'], env);
-    expect(typo.stderr).toMatch(new RegExp(`^ankole: The config file ${userFile()} is not valid: "modle" is not a setting \\(did you mean model\\?\\); the settings are model, `));
+    expect(typo.stderr).toMatch(new RegExp(`^ankole: The config file ${userFile()} is not valid: "modle" is not a setting \\(did you mean model\\?\\); the settings of this file are model, `));
     await writeConfig(userFile(), { web: { search: 'bing' } });
     const value = await runCliProcess(['config', 'show'], env);
     expect(value.stderr).toBe(`ankole: The config file ${userFile()} is not valid: web.search must be one of "brave", "tavily", "searxng", "none".\n`);
     await writeConfig(userFile(), '{ "model": ');
     const json = await runCliProcess(['config', 'show'], env);
     expect(json.stderr).toMatch(new RegExp(`^ankole: The config file ${userFile()} is not JSON \\(.*\\): fix it or remove it\\.\\n$`));
+  });
+
+  it("a field that belongs in the other kind of file says where it goes; a typo's suggestion comes from the file's own schema", async () => {
+    const refusal = (agent?: string) =>
+      loadAnkoleConfig({ env, ...(agent === undefined ? {} : { agent }) }).then(
+        () => 'accepted',
+        (error: Error) => error.message,
+      );
+    await writeConfig(userFile(), { model: 'm', approvals: { allow: ['command'] } });
+    expect(await refusal('ops')).toBe(
+      `The config file ${userFile()} is not valid: "approvals" belongs in an agent's file (${agentFile('ops')}, one file per agent), not in this one: move it there.`,
+    );
+    expect(await refusal()).toContain(`belongs in an agent's file (${agentFile('<agent>')}, one file per agent)`);
+    // Misspelt in either file: the suggestion is a field that file accepts, never the word typed.
+    await writeConfig(userFile(), { aprovals: {} });
+    const misspelt = await refusal();
+    expect(misspelt).toContain(
+      `The config file ${userFile()} is not valid: "aprovals" is not a setting (did you mean approvals, which belongs in an agent's file (${agentFile('<agent>')}, one file per agent)?); `,
+    );
+    // The list is the user file's own: its settings (nested ones as web.search), not approvals.
+    expect(misspelt).toMatch(/; the settings of this file are model, baseURL, approve, maxSteps, .*web\.search, .*skills.*\.$/);
+    expect(misspelt.slice(misspelt.indexOf('the settings of this file'))).not.toContain('approvals');
+    await writeConfig(userFile(), { aprove: 'ask' });
+    expect(await refusal()).toContain('"aprove" is not a setting (did you mean approve?)');
+    await writeConfig(userFile(), {});
+    await writeConfig(agentFile('ops'), { aprovals: {}, model: 'm' });
+    expect(await refusal('ops')).toMatch(/"aprovals" is not a setting \(did you mean approvals\?\); the settings of this file are .*, skills, approvals\.$/);
+    await writeConfig(agentFile('ops'), { web: { serch: 'brave' } });
+    expect(await refusal('ops')).toContain('"web.serch" is not a setting (did you mean web.search?)');
+    await writeConfig(agentFile('ops'), { approvals: { allow: ['command'] } });
+    expect(await refusal('ops')).toBe('accepted');
+    expect(closestMatch('model', ['model', 'modal'])).toBe('modal');
   });
 
   it('`ankole config show` lists each effective value and where it came from', async () => {

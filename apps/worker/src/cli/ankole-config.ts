@@ -106,10 +106,18 @@ function buildSchemas() {
 }
 
 type ConfigSchemas = ReturnType<typeof buildSchemas>;
+/** The kinds of config file: `user` (one per user) and `agent` (one per agent). */
+type ConfigKind = keyof ConfigSchemas;
 let schemas: ConfigSchemas | undefined;
 
-/** The top-level fields of a config file (for did-you-mean suggestions). */
-const TOP_LEVEL_FIELDS = [...new Set(CONFIG_SETTINGS.map((setting) => setting.split('.')[0]!)), 'approvals'];
+/** What a config file of each kind is called in a message, given where each kind of file is. */
+const FILE_NAMES: Record<ConfigKind, (places: ConfigPlaces) => string> = {
+  user: (places) => `the user's file (${places.user})`,
+  agent: (places) => `an agent's file (${places.agent}, one file per agent)`,
+};
+
+/** Where each kind of config file is (for an agent's file with no agent named: `<agent>.json` in the agents folder). */
+type ConfigPlaces = Record<ConfigKind, string>;
 
 /** One config file as read. */
 export interface ConfigFile {
@@ -146,12 +154,14 @@ export function userConfigPath(env: Readonly<Record<string, string | undefined>>
  *   has a field it should not, or a value of the wrong kind.
  */
 export async function loadAnkoleConfig(options: { agent?: string | undefined; env: Readonly<Record<string, string | undefined>> }): Promise<LoadedConfig> {
-  const user = await readConfigFile(userConfigPath(options.env), 'user');
+  const places: ConfigPlaces = { user: userConfigPath(options.env), agent: agentConfigPath(options.agent ?? '<agent>', options.env) };
+  const user = await readConfigFile(places, 'user');
   if (options.agent === undefined) return { user };
-  return { user, agent: await readConfigFile(agentConfigPath(options.agent, options.env), 'agent') };
+  return { user, agent: await readConfigFile(places, 'agent') };
 }
 
-async function readConfigFile(file: string, kind: keyof ConfigSchemas): Promise<ConfigFile> {
+async function readConfigFile(places: ConfigPlaces, kind: ConfigKind): Promise<ConfigFile> {
+  const file = places[kind];
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -170,7 +180,7 @@ async function readConfigFile(file: string, kind: keyof ConfigSchemas): Promise<
   }
   schemas ??= buildSchemas();
   const parsed = schemas[kind].safeParse(value);
-  if (!parsed.success) throw new CliError('config_invalid', `The config file ${file} is not valid: ${describeIssue(parsed.error.issues[0])}.`);
+  if (!parsed.success) throw new CliError('config_invalid', `The config file ${file} is not valid: ${describeIssue(parsed.error.issues[0], kind, places)}.`);
   const { approvals: _approvals, ...settings } = parsed.data as AnkoleConfig & { approvals?: unknown };
   const folder = path.dirname(file);
   const config: AnkoleConfig = { ...settings };
@@ -179,8 +189,12 @@ async function readConfigFile(file: string, kind: keyof ConfigSchemas): Promise<
   return { file, exists: true, config };
 }
 
-/** One Zod issue as the end of a sentence: the field, then what is wrong with it. */
-function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+/**
+ * One Zod issue of a config file of `kind` as the end of a sentence: the field, then what is wrong with it. An unknown
+ * field is matched against what the file's own schema accepts there (never suggesting the very word typed), and one
+ * that belongs in the other kind of file says so, naming that file.
+ */
+function describeIssue(issue: z.core.$ZodIssue | undefined, kind: ConfigKind, places: ConfigPlaces): string {
   if (issue === undefined) return 'its content does not fit';
   const field = issue.path.map(String).join('.');
   const where = field === '' ? '' : `${field} `;
@@ -188,10 +202,20 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     case 'unrecognized_keys': {
       const key = issue.keys[0] ?? '';
       const name = field === '' ? key : `${field}.${key}`;
-      const inGroup = CONFIG_SETTINGS.filter((setting) => setting.startsWith(`${field}.`)).map((setting) => setting.slice(field.length + 1));
-      const candidates = field === '' ? TOP_LEVEL_FIELDS : inGroup;
-      const match = closestMatch(key, candidates);
-      return `"${name}" is not a setting${match === undefined ? '' : ` (did you mean ${field === '' ? match : `${field}.${match}`}?)`}; the settings are ${CONFIG_SETTINGS.join(', ')} (and approvals in an agent's file)`;
+      const all = schemas!;
+      const elsewhere = (Object.keys(all) as ConfigKind[]).find((other) => other !== kind && fieldsAt(all[other], issue.path)?.includes(key) === true);
+      if (elsewhere !== undefined) return `"${name}" belongs in ${FILE_NAMES[elsewhere](places)}, not in this one: move it there`;
+      // The nearest field this file accepts there, else the nearest one another kind of file accepts (saying which).
+      const own = fieldsAt(all[kind], issue.path) ?? [];
+      let match = closestMatch(key, own);
+      let whose = '';
+      for (const other of (Object.keys(all) as ConfigKind[]).filter((other) => other !== kind)) {
+        if (match !== undefined) break;
+        match = closestMatch(key, (fieldsAt(all[other], issue.path) ?? []).filter((candidate) => !own.includes(candidate)));
+        if (match !== undefined) whose = `, which belongs in ${FILE_NAMES[other](places)}`;
+      }
+      const meant = match === undefined ? '' : ` (did you mean ${field === '' ? match : `${field}.${match}`}${whose}?)`;
+      return `"${name}" is not a setting${meant}; the settings of this file are ${settingsOf(all[kind]).join(', ')}`;
     }
     case 'invalid_value':
       return `${where}must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
@@ -204,6 +228,27 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     default:
       return `${where}is not valid (${issue.message})`;
   }
+}
+
+/** The field names the object schema at `path` of `schema` accepts (optional wrappers looked through), or `undefined`. */
+function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  let node: z.ZodType | undefined = schema;
+  for (const step of path) node = objectShape(node)?.[String(step)];
+  const shape = objectShape(node);
+  return shape === undefined ? undefined : Object.keys(shape);
+}
+
+/** Every setting a config schema accepts, a nested one as `web.search`, in the schema's order. */
+function settingsOf(schema: z.ZodType, prefix = ''): string[] {
+  const shape = objectShape(schema);
+  if (shape === undefined) return [];
+  return Object.entries(shape).flatMap(([key, value]) => (objectShape(value) === undefined ? [`${prefix}${key}`] : settingsOf(value, `${prefix}${key}.`)));
+}
+
+function objectShape(schema: z.ZodType | undefined): Record<string, z.ZodType> | undefined {
+  let node = schema;
+  while (node instanceof z.ZodOptional) node = node.unwrap() as z.ZodType;
+  return node instanceof z.ZodObject ? (node.shape as Record<string, z.ZodType>) : undefined;
 }
 
 function article(expected: string): string {

@@ -15,8 +15,11 @@ function distance(a: string, b: string): number {
 /**
  * The candidate a mistyped word most likely meant (`wokrer` → `worker`, `--hom` → `--home`), or `undefined` when none
  * is close: at most 2 edits (1 for words of up to 4 characters), or the word is a prefix of exactly one candidate.
+ * Never the word itself.
  */
 export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
+  // The very word typed is never what it "meant" (it was refused for another reason than spelling).
+  candidates = candidates.filter((candidate) => candidate !== word);
   const lower = word.toLowerCase();
   const prefixed = candidates.filter((candidate) => lower.length >= 3 && candidate.toLowerCase().startsWith(lower));
   if (prefixed.length === 1) return prefixed[0];
