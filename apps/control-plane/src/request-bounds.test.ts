@@ -45,7 +45,7 @@ describe('the HTTP control plane bounds what one request may cost (PGlite)', () 
     logged.length = 0;
   });
   afterEach(async () => {
-    await server.close();
+    await (server as ControlPlaneServer | undefined)?.close();
     await planes.cleanup();
   });
   afterAll(() => planes.close());
