@@ -93,7 +93,7 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
 
   /** A client error: answered with its code and message, logged as one line (unless `logged` is false). */
   const refuse = (c: Context<ControlPlaneAppEnv>, status: 400 | 401 | 403 | 404 | 413 | 429, kind: string, code: string, message: string, field?: string, logged = true) => {
-    if (logged) log(`[control-plane] request ${c.get('requestId')} ${c.req.method} ${c.req.path} → ${status} ${code}: ${message}`);
+    if (logged) log(`[control-plane] request ${c.get('requestId')} ${c.req.method} ${c.req.path} → ${status} ${code}: ${oneLine(message)}`);
     return c.json({ error: { kind, code, message, ...(field === undefined ? {} : { field }), requestId: c.get('requestId') } }, status);
   };
   /** The remote addresses whose wrong tokens are answered 429 now (their first 429 was logged). */
@@ -108,7 +108,7 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
     const requestId = c.get('requestId') ?? randomUUID();
     const wire = errorToWire(error, requestId);
     // A client's mistake (a bad input, a missing row, a lost lease) is one line; only a server error carries its stack.
-    if (wire.status < 500) log(`[control-plane] request ${requestId} ${c.req.method} ${c.req.path} → ${wire.status} ${wire.body.error.code}: ${wire.body.error.message}`);
+    if (wire.status < 500) log(`[control-plane] request ${requestId} ${c.req.method} ${c.req.path} → ${wire.status} ${wire.body.error.code}: ${oneLine(wire.body.error.message)}`);
     else log(`[control-plane] request ${requestId} ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return c.json(wire.body, wire.status as 500);
   });
@@ -259,4 +259,9 @@ function callerGone(c: Context<ControlPlaneAppEnv>): { signal: AbortSignal; stop
 /** The remote address of the request's connection (`local` for a Unix socket, or where the adapter gives none). */
 function remoteAddress(c: Context<ControlPlaneAppEnv>): string {
   return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket?.remoteAddress ?? 'local';
+}
+
+/** A message for a one-line log entry: control characters (a newline in a key a client sent) escaped as in JSON. */
+function oneLine(message: string): string {
+  return message.replace(/[\u0000-\u001f\u007f]/g, (character) => JSON.stringify(character).slice(1, -1));
 }

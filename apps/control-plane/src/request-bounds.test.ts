@@ -45,7 +45,7 @@ describe('the HTTP control plane bounds what one request may cost (PGlite)', () 
     logged.length = 0;
   });
   afterEach(async () => {
-    await server.close();
+    await (server as ControlPlaneServer | undefined)?.close();
     await planes.cleanup();
   });
   afterAll(() => planes.close());
@@ -184,7 +184,11 @@ describe('the HTTP control plane bounds what one request may cost (PGlite)', () 
     await send(server.url, '/v1/jobs/start', { token, body: JSON.stringify({ agentId: 'a', prompt: '' }) });
     await send(server.url, '/v1/jobs/get', { token, body: JSON.stringify({ agentId: 'a', jobId: '00000000-0000-4000-8000-000000000000' }) });
     await send(server.url, '/v1/jobs/list', { token: 'ank_wrong', body: '{}' });
-    expect(logged).toHaveLength(3);
+    // A newline a client sent (here in the call's name) stays escaped on its line: no forged log lines.
+    await send(server.url, '/v1/jobs%0A[control-plane]%20forged/list', { token, body: '{}' });
+    expect(logged).toHaveLength(4);
+    expect(logged[3]).toMatch(/→ 404 method_unknown: No control plane call named jobs\\n\[control-plane\] forged\.list\.$/);
+    logged.pop();
     expect(logged[0]).toMatch(/^\[control-plane\] request [0-9a-f-]{36} POST \/v1\/jobs\/start → 400 input_invalid: Invalid input to jobs\.start: prompt/);
     expect(logged[1]).toMatch(/POST \/v1\/jobs\/get → 404 job_not_found: No job with id/);
     expect(logged[2]).toMatch(/POST \/v1\/jobs\/list → 401 unauthorized: The bearer token is unknown or revoked\.$/);

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
 import { serveControlPlane, type ControlPlaneServer, type ServeControlPlaneOptions } from './serve-control-plane.js';
 
@@ -39,17 +39,22 @@ describe('the HTTP control plane cuts off slow and idle clients (PGlite)', () =>
   const start = (options: Partial<ServeControlPlaneOptions>) =>
     serveControlPlane({ client: plane.client, authenticate: (given) => (given === undefined ? undefined : tokens.verify(given)), port: 0, log: (line) => logged.push(line), ...options });
 
-  beforeEach(async () => {
+  // One control plane for the file (these tests only need a token); each test starts its own server.
+  beforeAll(async () => {
     plane = await planes.open();
     tokens = createAccessTokens({ driver: plane.driver, schema: plane.schema });
     token = (await tokens.create({ kind: 'worker' })).token;
+  });
+  beforeEach(() => {
     logged.length = 0;
   });
   afterEach(async () => {
-    await server.close();
-    await planes.cleanup();
+    await (server as ControlPlaneServer | undefined)?.close();
   });
-  afterAll(() => planes.close());
+  afterAll(async () => {
+    await planes.cleanup();
+    await planes.close();
+  });
 
   it('closes a connection whose headers have not all come within headersTimeoutMs', async () => {
     server = await start({ headersTimeoutMs: 300 });
