@@ -135,7 +135,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       let response: ModelResponse;
       try {
         const onItemDone = eager ? (messages?.track(calls.onOutputItemDone) ?? calls.onOutputItemDone) : undefined;
-        response = await gateway.createResponse(buildModelRequest(gateway, state, toolSchemas, options.instructions), modelCallOptions(step, emit, signal, onItemDone));
+        response = await gateway.createResponse(
+          buildModelRequest(gateway, state, toolSchemas, options.instructions),
+          modelCallOptions(step, emit, signal, onItemDone),
+        );
       } catch (error) {
         await abandon('The model response it came from failed');
         return signal?.aborted || isAbortError(error) ? { reason: 'aborted' } : { reason: 'error', error: describeThrown(error) };
@@ -163,7 +166,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         toolMap,
         tools: options.tools,
         toolSearchLimit: options.toolSearchLimit,
-        onSearch: (search, answer) => emit({ type: 'tool_search.completed', step, callId: search.call_id ?? '', query: answer.query, toolNames: answer.toolNames }),
+        onSearch: (search, answer) =>
+          emit({ type: 'tool_search.completed', step, callId: search.call_id ?? '', query: answer.query, toolNames: answer.toolNames }),
       });
       state.toolCalls += callCount;
       const ended = await settleCalls(slots, false, { state, calls, hooks, signal });
