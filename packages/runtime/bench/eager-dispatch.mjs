@@ -21,9 +21,19 @@ const TARGET = 1.1;
 // toolMs[i]: how long call i runs (a simulated fetch).
 const scenarios = [
   { name: `${CALLS} parallel read-only calls, 400 ms each`, executionMode: 'parallel', readOnly: true, toolMs: [400, 400, 400, 400, 400] },
-  { name: `${CALLS} parallel read-only calls, the first 1200 ms, the others 150 ms`, executionMode: 'parallel', readOnly: true, toolMs: [1200, 150, 150, 150, 150] },
+  {
+    name: `${CALLS} parallel read-only calls, the first 1200 ms, the others 150 ms`,
+    executionMode: 'parallel',
+    readOnly: true,
+    toolMs: [1200, 150, 150, 150, 150],
+  },
   { name: `${CALLS} sequential read-only calls, 250 ms each`, executionMode: 'sequential', readOnly: true, toolMs: [250, 250, 250, 250, 250] },
-  { name: `${CALLS} parallel calls of a tool that writes (never eager), 400 ms each`, executionMode: 'parallel', readOnly: false, toolMs: [400, 400, 400, 400, 400] },
+  {
+    name: `${CALLS} parallel calls of a tool that writes (never eager), 400 ms each`,
+    executionMode: 'parallel',
+    readOnly: false,
+    toolMs: [400, 400, 400, 400, 400],
+  },
 ];
 
 function toolFor(scenario) {
@@ -82,7 +92,8 @@ async function turn(scenario, eagerDispatch) {
     started = performance.now();
     const result = await runAgentLoop({ gateway, tools: [toolFor(scenario)], input: 'Summarise these pages.', eagerDispatch });
     const wall = now();
-    if (result.reason !== 'completed' || result.toolCalls !== CALLS) throw new Error(`bench turn ended ${result.reason} with ${result.toolCalls} calls: ${result.error ?? ''}`);
+    if (result.reason !== 'completed' || result.toolCalls !== CALLS)
+      throw new Error(`bench turn ended ${result.reason} with ${result.toolCalls} calls: ${result.error ?? ''}`);
     return { wall, marks };
   } finally {
     await server.close();
@@ -125,7 +136,9 @@ for (const scenario of scenarios) {
   console.log(`\n${scenario.name}`);
   console.log(`  first response streams for  ${ms(median(streamed))}`);
   console.log(`  turn wall, eager off        ${ms(median(off))}`);
-  console.log(`  turn wall, eager on         ${ms(median(on))}   saved ${ms(median(off) - median(on))} (${((1 - median(on) / median(off)) * 100).toFixed(0)}%)`);
+  console.log(
+    `  turn wall, eager on         ${ms(median(on))}   saved ${ms(median(off) - median(on))} (${((1 - median(on) / median(off)) * 100).toFixed(0)}%)`,
+  );
   console.log(`  ideal with eager on         ${ms(median(ideals))}   on / ideal ${ratio.toFixed(3)} (target ≤ ${TARGET})`);
 }
 process.exitCode = missed ? 1 : 0;

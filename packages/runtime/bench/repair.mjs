@@ -22,8 +22,20 @@ const read = (input) => validateToolArguments(permissive, input);
 
 const own = ownCorpus();
 const columns = [
-  { name: 'dev', score: scoreCorpus(own.filter((entry) => corpusPart(entry.id) === 'dev'), read) },
-  { name: 'held-out', score: scoreCorpus(own.filter((entry) => corpusPart(entry.id) === 'held-out'), read) },
+  {
+    name: 'dev',
+    score: scoreCorpus(
+      own.filter((entry) => corpusPart(entry.id) === 'dev'),
+      read,
+    ),
+  },
+  {
+    name: 'held-out',
+    score: scoreCorpus(
+      own.filter((entry) => corpusPart(entry.id) === 'held-out'),
+      read,
+    ),
+  },
 ];
 const shared = readSharedCorpus();
 if (shared === undefined) console.log(`shared corpus ${sharedCorpusFile} is absent: its column is left out.`);

@@ -114,12 +114,29 @@ function turnWorkload(count) {
   const output = [];
   for (let index = 0; index < count; index += 1) {
     const tool = index % 10;
-    const args = { path: `notes/2026-11-30/project-${index}/summary-${tool}.md`, query: 'owners of the runtime milestone and open questions', limit: index % 3 === 0 ? null : 25, mode: 'read', recursive: index % 2 === 0 };
+    const args = {
+      path: `notes/2026-11-30/project-${index}/summary-${tool}.md`,
+      query: 'owners of the runtime milestone and open questions',
+      limit: index % 3 === 0 ? null : 25,
+      mode: 'read',
+      recursive: index % 2 === 0,
+    };
     if (tool % 2 === 0) args.tags = index % 4 === 0 ? null : ['runtime', 'perf'];
-    output.push({ type: 'function_call', id: `fc_${index}`, call_id: `call_${index}`, name: `find_${tool}`, arguments: JSON.stringify(args), status: 'completed' });
+    output.push({
+      type: 'function_call',
+      id: `fc_${index}`,
+      call_id: `call_${index}`,
+      name: `find_${tool}`,
+      arguments: JSON.stringify(args),
+      status: 'completed',
+    });
   }
   const calling = { id: 'resp_calls', status: 'completed', output };
-  const answer = { id: 'resp_answer', status: 'completed', output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }] };
+  const answer = {
+    id: 'resp_answer',
+    status: 'completed',
+    output: [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }],
+  };
   const gateway = {
     usesPreviousResponseId: false,
     async createResponse({ input }) {
@@ -230,7 +247,14 @@ rows.push({
 
 const tenSleeps = calls('sleep_100ms', 10);
 const wall = await measureAsync(() => dispatchToolCalls(tenSleeps, map), { runs: Math.ceil(20 * scale), warmup: 2 });
-rows.push({ name: '10 parallel calls of a 100 ms tool, wall time', unit: 'ms', target: 130, median: wall.median / 1000, p95: wall.p95 / 1000, samples: wall.samples });
+rows.push({
+  name: '10 parallel calls of a 100 ms tool, wall time',
+  unit: 'ms',
+  target: 130,
+  median: wall.median / 1000,
+  p95: wall.p95 / 1000,
+  samples: wall.samples,
+});
 
 // --- table ----------------------------------------------------------------------------------------------
 

@@ -66,11 +66,15 @@ describe.skipIf(reason !== undefined)('the built package', () => {
   }, 40_000);
 
   const testkitBuilt = existsSync(path.join(packageDir, 'node_modules/@core/testkit/dist/index.js'));
-  it.skipIf(!testkitBuilt)('runs the README example as written (needs @core/testkit built)', async () => {
-    const readme = readFileSync(path.join(packageDir, 'README.md'), 'utf8');
-    const example = /## Example[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(example, 'README.md has a ts block under "## Example"').toBeDefined();
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', example as string], { cwd: packageDir, timeout: 30_000 });
-    expect(stdout.trim().split('\n')).toStrictEqual(['Reading groceries', 'completed 2', 'You need "groceries: milk, eggs (all lines)".']);
-  }, 40_000);
+  it.skipIf(!testkitBuilt)(
+    'runs the README example as written (needs @core/testkit built)',
+    async () => {
+      const readme = readFileSync(path.join(packageDir, 'README.md'), 'utf8');
+      const example = /## Example[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+      expect(example, 'README.md has a ts block under "## Example"').toBeDefined();
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', example as string], { cwd: packageDir, timeout: 30_000 });
+      expect(stdout.trim().split('\n')).toStrictEqual(['Reading groceries', 'completed 2', 'You need "groceries: milk, eggs (all lines)".']);
+    },
+    40_000,
+  );
 });

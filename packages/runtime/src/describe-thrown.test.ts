@@ -18,7 +18,14 @@ describe('describeThrown', () => {
         throw new Error('getter');
       },
     });
-    const unprintable = { toJSON: () => { throw new Error('json'); }, toString: () => { throw new Error('string'); } };
+    const unprintable = {
+      toJSON: () => {
+        throw new Error('json');
+      },
+      toString: () => {
+        throw new Error('string');
+      },
+    };
     expect(describeThrown(Object.create(null))).toBe('{}');
     expect(describeThrown(throwingMessage)).toBe('Error');
     expect(describeThrown(unprintable)).toBe('an unreadable value was thrown');

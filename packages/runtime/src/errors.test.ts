@@ -50,7 +50,11 @@ describe('errors', () => {
 
   it('name the tool and the JSON path, and keep the cause', () => {
     const cause = new Error('zod said no');
-    const error = new ToolDefinitionError('tagger', 'strict: true but an open record is not supported.', { path: '$.properties.tags', code: 'tool_schema_not_strict', cause });
+    const error = new ToolDefinitionError('tagger', 'strict: true but an open record is not supported.', {
+      path: '$.properties.tags',
+      code: 'tool_schema_not_strict',
+      cause,
+    });
     expect(error.message).toBe('Tool "tagger" at $.properties.tags: strict: true but an open record is not supported.');
     expect(error).toMatchObject({ toolName: 'tagger', path: '$.properties.tags', code: 'tool_schema_not_strict' });
     expect(error.cause).toBe(cause);

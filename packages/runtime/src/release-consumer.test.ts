@@ -52,7 +52,11 @@ describe.skipIf(skipReason !== undefined)('the packed packages in a consumer pro
     const packed = path.join(scratch, 'tarballs');
     for (const dir of [packageDir, testkitDir]) {
       const { stdout } = await run('bash', [path.join(repoRoot, 'scripts/pnpm.sh'), 'pack', '--pack-destination', packed], { cwd: dir, timeout: 120_000 });
-      const tarball = stdout.trim().split('\n').reverse().find((line) => line.endsWith('.tgz'));
+      const tarball = stdout
+        .trim()
+        .split('\n')
+        .reverse()
+        .find((line) => line.endsWith('.tgz'));
       if (tarball === undefined) throw new Error(`pnpm pack printed no tarball:\n${stdout}`);
       tarballs.push(path.resolve(dir, tarball));
     }
@@ -73,29 +77,44 @@ describe.skipIf(skipReason !== undefined)('the packed packages in a consumer pro
     { name: 'highest (the catalog)', openai: () => catalogVersion('openai'), zod: () => catalogVersion('zod') },
   ];
   // Both consumers at once: most of the time is waiting on the registry and on tsc reading openai's types.
-  it.concurrent.each(consumers)('the runtime README example type-checks and runs with the $name openai and zod', async (consumer) => {
-    const openai = await consumer.openai();
-    const zod = await consumer.zod();
-    const project = path.join(scratch, `consumer-${openai}`);
-    await mkdir(project);
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await run(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, `openai@${openai}`, `zod@${zod}`], { cwd: project, timeout: 180_000 });
-    const installed = JSON.parse(await readFile(path.join(project, 'node_modules/openai/package.json'), 'utf8')) as { version: string };
-    expect(installed.version).toBe(openai);
+  it.concurrent.each(consumers)(
+    'the runtime README example type-checks and runs with the $name openai and zod',
+    async (consumer) => {
+      const openai = await consumer.openai();
+      const zod = await consumer.zod();
+      const project = path.join(scratch, `consumer-${openai}`);
+      await mkdir(project);
+      await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+      await run(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, `openai@${openai}`, `zod@${zod}`], {
+        cwd: project,
+        timeout: 180_000,
+      });
+      const installed = JSON.parse(await readFile(path.join(project, 'node_modules/openai/package.json'), 'utf8')) as { version: string };
+      expect(installed.version).toBe(openai);
 
-    const example = readmeExample(path.join(packageDir, 'README.md'));
-    await writeFile(path.join(project, 'example.mjs'), example);
-    const { stdout } = await run(process.execPath, ['example.mjs'], { cwd: project, timeout: 30_000 });
-    expect(stdout.trim().split('\n')).toStrictEqual(['Reading groceries', 'completed 2', 'You need "groceries: milk, eggs (all lines)".']);
+      const example = readmeExample(path.join(packageDir, 'README.md'));
+      await writeFile(path.join(project, 'example.mjs'), example);
+      const { stdout } = await run(process.execPath, ['example.mjs'], { cwd: project, timeout: 30_000 });
+      expect(stdout.trim().split('\n')).toStrictEqual(['Reading groceries', 'completed 2', 'You need "groceries: milk, eggs (all lines)".']);
 
-    await writeFile(path.join(project, 'example.ts'), example);
-    const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: [] };
-    await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['example.ts'] }));
-    const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
-    const checked = await run(process.execPath, [tsc, '-p', project], { cwd: project, timeout: 120_000 }).then(
-      () => '',
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    );
-    expect(checked).toBe('');
-  }, 360_000);
+      await writeFile(path.join(project, 'example.ts'), example);
+      const compilerOptions = {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: [],
+      };
+      await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['example.ts'] }));
+      const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+      const checked = await run(process.execPath, [tsc, '-p', project], { cwd: project, timeout: 120_000 }).then(
+        () => '',
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      expect(checked).toBe('');
+    },
+    360_000,
+  );
 });

@@ -57,7 +57,9 @@ export function eventLog() {
     /** `activity.started c1`, `activity.completed c1`, ... for ordering assertions. */
     activity(): string[] {
       return events.flatMap((event) =>
-        event.type === 'activity.started' || event.type === 'activity.completed' ? [`${event.type === 'activity.started' ? 'start' : 'end'} ${event.callId}`] : [],
+        event.type === 'activity.started' || event.type === 'activity.completed'
+          ? [`${event.type === 'activity.started' ? 'start' : 'end'} ${event.callId}`]
+          : [],
       );
     },
   };

@@ -88,7 +88,9 @@ export function thrownOutcome(facts: CallFacts, thrown: unknown, durationMs: num
 /** What `execute` returned, checked: a result, or an error outcome saying the tool broke its contract. */
 export function resultOutcome(facts: CallFacts & { tool: AnyWorkerAgentTool }, params: unknown, returned: unknown, durationMs: number): ToolCallOutcome {
   if (returned === null || typeof returned !== 'object' || !isToolContent((returned as { content?: unknown }).content)) {
-    const error = new Error(`it returned no valid result (expected { content: string | input_text/input_image parts }); this is a bug in the tool "${callKey(facts.call)}"`);
+    const error = new Error(
+      `it returned no valid result (expected { content: string | input_text/input_image parts }); this is a bug in the tool "${callKey(facts.call)}"`,
+    );
     return thrownOutcome(facts, error, durationMs);
   }
   const result = returned as AgentToolResult;

@@ -291,7 +291,8 @@ export function createCallScheduler(toolMap: ReadonlyMap<string, AnyWorkerAgentT
   }
 
   function refuseClosed(what: string): void {
-    if (phase !== 'open') throw new UsageError('scheduler_closed', `Cannot ${what}: the call scheduler was ${phase === 'closed' ? 'closed' : 'abandoned'} already.`);
+    if (phase !== 'open')
+      throw new UsageError('scheduler_closed', `Cannot ${what}: the call scheduler was ${phase === 'closed' ? 'closed' : 'abandoned'} already.`);
   }
 
   return {

@@ -65,10 +65,14 @@ describe('dispatchToolCalls', () => {
       return text;
     });
     const events: string[] = [];
-    await dispatchToolCalls(['a', 'b', 'c'].map((text, index) => call('wait', { text }, `c${index}`)), agentToolMap([tool]), {
-      onCallStarted: (item) => events.push(`start ${item.call_id}`),
-      onCallCompleted: (outcome) => events.push(`end ${outcome.callId}`),
-    });
+    await dispatchToolCalls(
+      ['a', 'b', 'c'].map((text, index) => call('wait', { text }, `c${index}`)),
+      agentToolMap([tool]),
+      {
+        onCallStarted: (item) => events.push(`start ${item.call_id}`),
+        onCallCompleted: (outcome) => events.push(`end ${outcome.callId}`),
+      },
+    );
     expect(events.slice(0, 3)).toEqual(['start c0', 'start c1', 'start c2']);
   });
 
@@ -309,7 +313,10 @@ describe('dispatchToolCalls', () => {
       describeActivity: (params) => `Looking up ${params.id}`,
       execute: (params, context) => ({ content: `${context.namespace}/${context.toolName}/${params.id}` }),
     });
-    const outcomes = await dispatchToolCalls([call('lookup', { id: '7' }, 'c1', 'crm'), call('crm.lookup', { id: '8' }, 'c2'), call('lookup', { id: '9' }, 'c3')], agentToolMap([tool]));
+    const outcomes = await dispatchToolCalls(
+      [call('lookup', { id: '7' }, 'c1', 'crm'), call('crm.lookup', { id: '8' }, 'c2'), call('lookup', { id: '9' }, 'c3')],
+      agentToolMap([tool]),
+    );
     expect(outcomes.map((outcome) => outcome.output.output)).toEqual([
       'crm/lookup/7',
       'crm/lookup/8',

@@ -1,92 +1,12 @@
-import { buildResponse, reply, responseStreamEvents, type StepReply } from '@core/testkit';
+import { buildResponse, reply, responseStreamEvents } from '@core/testkit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ApprovalPolicy } from './approval-policy.js';
 import { defineWorkerTool } from '../tool/define-worker-tool.js';
 import { ToolDefinitionError } from '../errors.js';
 import { gate, gatewayFor, historyProblem, outputFor, withServer } from '../__fixtures__/loop-harness.js';
 import type { ModelGateway } from '../gateway/model-gateway.js';
-import { runAgentLoop, type AgentLoopOptions } from '../loop/run-agent-loop.js';
-import type { ExecutionMode } from '../tool/worker-agent-tool.js';
-
-// Every test streams slowly (a pause between two SSE events), so an item's completion and the response's are apart
-// and the order of the trace below says what started when. No timing is asserted, only order.
-const SLOW_MS = 15;
-
-/**
- * One ordered log of what happened: `item <call_id>` when the gateway reports an output item complete, `complete`
- * when the response is (the gateway resolved), `failed` when it rejected, `start <id>` / `end <id> <status>` from
- * the activity events, and whatever the tools and policies add.
- */
-function traced(inner: ModelGateway, trace: string[], onComplete?: () => void): ModelGateway {
-  return {
-    usesPreviousResponseId: inner.usesPreviousResponseId,
-    async createResponse(request, options = {}) {
-      try {
-        const response = await inner.createResponse(request, {
-          ...options,
-          onOutputItemDone: (item, source) => {
-            trace.push(`item ${'call_id' in item ? item.call_id : item.type}`);
-            options.onOutputItemDone?.(item, source);
-          },
-        });
-        trace.push('complete');
-        onComplete?.();
-        return response;
-      } catch (error) {
-        trace.push('failed');
-        throw error;
-      }
-    },
-  };
-}
-
-function onEventInto(trace: string[]): AgentLoopOptions['onEvent'] {
-  return (event) => {
-    if (event.type === 'activity.started') trace.push(`start ${event.callId}`);
-    else if (event.type === 'activity.completed') {
-      trace.push(`end ${event.callId} ${event.status}`);
-      if (event.status === 'aborted') trace.push(`why ${event.callId}: ${event.error}`);
-    }
-    else if (event.type === 'approval.requested') trace.push(`approval ${event.callId}`);
-  };
-}
-
-/** A `{ text }` tool: records its executions, runs `run` (default: answers at once). */
-function probe(
-  name: string,
-  flags: { readOnly?: boolean; executionMode?: ExecutionMode; eagerStart?: boolean; needsApproval?: boolean },
-  run: (text: string, signal: AbortSignal) => Promise<string> | string = (text) => `${name} ${text}`,
-) {
-  const executed: string[] = [];
-  const tool = defineWorkerTool({
-    name,
-    description: `Test tool ${name}.`,
-    schema: z.object({ text: z.string() }),
-    executionMode: flags.executionMode ?? 'parallel',
-    isReadOnly: flags.readOnly ?? false,
-    ...(flags.eagerStart === undefined ? {} : { eagerStart: flags.eagerStart }),
-    ...(flags.needsApproval === undefined ? {} : { needsApproval: flags.needsApproval }),
-    describeActivity: (params) => `${name} ${params.text}`,
-    execute: async (params, context) => {
-      executed.push(context.callId);
-      return { content: await run(params.text, context.signal) };
-    },
-  });
-  return { tool, executed };
-}
-
-/** Resolves when the signal aborts (a read-only call that would run long). */
-function untilAborted(signal: AbortSignal): Promise<string> {
-  return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-}
-
-const call = (name: string, callId: string, text = callId) => ({ name, arguments: { text }, callId });
-const before = (trace: string[], first: string, second: string): boolean => {
-  const firstAt = trace.indexOf(first);
-  const secondAt = trace.indexOf(second);
-  return firstAt !== -1 && secondAt !== -1 && firstAt < secondAt;
-};
+import { runAgentLoop } from '../loop/run-agent-loop.js';
+import { SLOW_MS, traced, onEventInto, probe, untilAborted, call, before, failedAfter } from '../__fixtures__/eager-trace.js';
 
 describe('eager dispatch: calls start while the response streams', () => {
   it('starts each read-only call as soon as its item is complete, and records the outputs in the model order', async () => {
@@ -117,30 +37,39 @@ describe('eager dispatch: calls start while the response streams', () => {
 
   it('reports a message the stream completed before an early call ahead of its activity, once', async () => {
     const look = probe('look', { readOnly: true });
-    await withServer([reply.slow(reply.functionCalls([call('look', 'c1'), call('look', 'c2')], { text: 'Let me look.' }), { delayMs: SLOW_MS }), reply.text('Done.')], async (server) => {
-      const trace: string[] = [];
-      const log = onEventInto(trace);
-      const result = await runAgentLoop({
-        gateway: traced(gatewayFor(server), trace),
-        tools: [look.tool],
-        input: 'look',
-        onEvent: (event) => {
-          log?.(event);
-          if (event.type === 'message.completed') trace.push(`message ${event.text}`);
-        },
-      });
-      expect(result.reason).toBe('completed');
-      expect(trace.filter((entry) => entry.startsWith('message '))).toEqual(['message Let me look.', 'message Done.']);
-      expect(before(trace, 'message Let me look.', 'start c1')).toBe(true);
-      expect(before(trace, 'start c1', 'complete')).toBe(true);
-    });
+    await withServer(
+      [reply.slow(reply.functionCalls([call('look', 'c1'), call('look', 'c2')], { text: 'Let me look.' }), { delayMs: SLOW_MS }), reply.text('Done.')],
+      async (server) => {
+        const trace: string[] = [];
+        const log = onEventInto(trace);
+        const result = await runAgentLoop({
+          gateway: traced(gatewayFor(server), trace),
+          tools: [look.tool],
+          input: 'look',
+          onEvent: (event) => {
+            log?.(event);
+            if (event.type === 'message.completed') trace.push(`message ${event.text}`);
+          },
+        });
+        expect(result.reason).toBe('completed');
+        expect(trace.filter((entry) => entry.startsWith('message '))).toEqual(['message Let me look.', 'message Done.']);
+        expect(before(trace, 'message Let me look.', 'start c1')).toBe(true);
+        expect(before(trace, 'start c1', 'complete')).toBe(true);
+      },
+    );
   });
 
   it('starts nothing before the response is complete with eagerDispatch: false', async () => {
     const look = probe('look', { readOnly: true });
     await withServer([reply.slow(reply.functionCalls([call('look', 'c1'), call('look', 'c2')]), { delayMs: SLOW_MS }), reply.text('Done.')], async (server) => {
       const trace: string[] = [];
-      const result = await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools: [look.tool], input: 'look', eagerDispatch: false, onEvent: onEventInto(trace) });
+      const result = await runAgentLoop({
+        gateway: traced(gatewayFor(server), trace),
+        tools: [look.tool],
+        input: 'look',
+        eagerDispatch: false,
+        onEvent: onEventInto(trace),
+      });
       expect(result.reason).toBe('completed');
       expect(trace.slice(0, 4)).toEqual(['item c1', 'item c2', 'complete', 'start c1']);
     });
@@ -157,7 +86,12 @@ describe('eager dispatch: calls start while the response streams', () => {
       ],
       async (server) => {
         const trace: string[] = [];
-        const result = await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools: [read.tool, look.tool, write.tool], input: 'go', onEvent: onEventInto(trace) });
+        const result = await runAgentLoop({
+          gateway: traced(gatewayFor(server), trace),
+          tools: [read.tool, look.tool, write.tool],
+          input: 'go',
+          onEvent: onEventInto(trace),
+        });
         expect(result.reason).toBe('completed');
         expect(before(trace, 'end s1 success', 'start s2')).toBe(true);
         expect(before(trace, 'end s2 success', 'start r')).toBe(true);
@@ -216,12 +150,15 @@ describe('eager dispatch: calls start while the response streams', () => {
   it('lets a tool opt in (eagerStart: true) or out (eagerStart: false)', async () => {
     const early = probe('write_early', { eagerStart: true });
     const late = probe('look_late', { readOnly: true, eagerStart: false });
-    await withServer([reply.slow(reply.functionCalls([call('write_early', 'e'), call('look_late', 'l')]), { delayMs: SLOW_MS }), reply.text('Done.')], async (server) => {
-      const trace: string[] = [];
-      await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools: [early.tool, late.tool], input: 'go', onEvent: onEventInto(trace) });
-      expect(before(trace, 'start e', 'complete')).toBe(true);
-      expect(before(trace, 'complete', 'start l')).toBe(true);
-    });
+    await withServer(
+      [reply.slow(reply.functionCalls([call('write_early', 'e'), call('look_late', 'l')]), { delayMs: SLOW_MS }), reply.text('Done.')],
+      async (server) => {
+        const trace: string[] = [];
+        await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools: [early.tool, late.tool], input: 'go', onEvent: onEventInto(trace) });
+        expect(before(trace, 'start e', 'complete')).toBe(true);
+        expect(before(trace, 'complete', 'start l')).toBe(true);
+      },
+    );
   });
 
   it('refuses an eagerStart that is not a boolean', () => {
@@ -249,12 +186,19 @@ describe('eager dispatch: responses that are not run', () => {
       ],
       async (server) => {
         const trace: string[] = [];
-        const result = await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools: [look.tool, write.tool], input: 'go', onEvent: onEventInto(trace) });
+        const result = await runAgentLoop({
+          gateway: traced(gatewayFor(server), trace),
+          tools: [look.tool, write.tool],
+          input: 'go',
+          onEvent: onEventInto(trace),
+        });
         expect(result.reason).toBe('completed');
         expect(result.steps).toBe(2);
         expect(before(trace, 'start r1', 'complete')).toBe(true);
         expect(before(trace, 'complete', 'end r1 aborted')).toBe(true);
-        expect(trace.find((entry) => entry.startsWith('why r1'))).toMatch(/stopped before it finished because the model response it came from was cut off \(max_output_tokens\)/);
+        expect(trace.find((entry) => entry.startsWith('why r1'))).toMatch(
+          /stopped before it finished because the model response it came from was cut off \(max_output_tokens\)/,
+        );
         expect(write.executed).toEqual([]);
         expect(look.executed).toEqual(['r1']); // r3, the cut-off item, never started
         const second = server.requests[1]?.body ?? {};
@@ -280,7 +224,11 @@ describe('eager dispatch: responses that are not run', () => {
       expect(trace.find((entry) => entry.startsWith('why r1'))).toMatch(/the model response it came from failed/);
       expect(write.executed).toEqual([]);
       expect(historyProblem(result.items)).toBeUndefined();
-      const again = await runAgentLoop({ gateway, tools: [look.tool, write.tool], input: [...result.items, { type: 'message', role: 'user', content: 'again' }] });
+      const again = await runAgentLoop({
+        gateway,
+        tools: [look.tool, write.tool],
+        input: [...result.items, { type: 'message', role: 'user', content: 'again' }],
+      });
       expect(again.reason).toBe('completed');
       expect(again.text).toBe('Recovered.');
     });
@@ -316,9 +264,14 @@ describe('eager dispatch when a gateway retries a cut stream', () => {
   it('aborts the calls the first stream started once items of the retried response arrive', async () => {
     const look = probe('look', { readOnly: true }, (text, signal) => (text === 'r1' ? untilAborted(signal) : `look ${text}`));
     const first = reply.functionCalls([call('look', 'r1'), call('look', 'r9')]);
-    const cutAt = responseStreamEvents(buildResponse({ step: first, body: { model: 'test-model' } })).findIndex((event) => event.type === 'response.output_item.done') + 1;
+    const cutAt =
+      responseStreamEvents(buildResponse({ step: first, body: { model: 'test-model' } })).findIndex((event) => event.type === 'response.output_item.done') + 1;
     await withServer(
-      [reply.slow(reply.cutStream(first, { afterEvents: cutAt }), { delayMs: SLOW_MS }), reply.slow(reply.functionCalls([call('look', 'r2')]), { delayMs: SLOW_MS }), reply.text('Done.')],
+      [
+        reply.slow(reply.cutStream(first, { afterEvents: cutAt }), { delayMs: SLOW_MS }),
+        reply.slow(reply.functionCalls([call('look', 'r2')]), { delayMs: SLOW_MS }),
+        reply.text('Done.'),
+      ],
       async (server) => {
         const trace: string[] = [];
         const inner = gatewayFor(server, { maxRetries: 0 });
@@ -347,95 +300,3 @@ describe('eager dispatch when a gateway retries a cut stream', () => {
     );
   });
 });
-
-describe('eager dispatch with approvals, wrappers and tool search', () => {
-  it('does not start a call that needs approval before the response is complete and the policy allowed it', async () => {
-    const guarded = probe('guarded_look', { readOnly: true, needsApproval: true });
-    const look = probe('look', { readOnly: true });
-    await withServer(
-      [reply.slow(reply.functionCalls([call('guarded_look', 'g'), call('look', 'r')]), { delayMs: SLOW_MS }), reply.text('Done.')],
-      async (server) => {
-        const trace: string[] = [];
-        const policy: ApprovalPolicy = (request) => {
-          trace.push(`decide ${request.callId}`);
-          return { action: 'allow' };
-        };
-        const result = await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools: [guarded.tool, look.tool], input: 'go', approvalPolicy: policy, onEvent: onEventInto(trace) });
-        expect(result.reason).toBe('completed');
-        expect(before(trace, 'start r', 'complete')).toBe(true);
-        expect(before(trace, 'complete', 'approval g')).toBe(true);
-        expect(before(trace, 'decide g', 'start g')).toBe(true);
-        expect(outputFor(server.requests[1]?.body, 'g')).toBe('guarded_look g');
-      },
-    );
-  });
-
-  it('pauses awaiting_approval with the held call not started and the early calls recorded', async () => {
-    const guarded = probe('guarded_look', { readOnly: true, needsApproval: true });
-    const look = probe('look', { readOnly: true });
-    await withServer([reply.slow(reply.functionCalls([call('look', 'r'), call('guarded_look', 'g')]), { delayMs: SLOW_MS }), reply.text('Done.')], async (server) => {
-      const trace: string[] = [];
-      const tools = [guarded.tool, look.tool];
-      const paused = await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools, input: 'go', approvalPolicy: () => ({ action: 'ask' }), onEvent: onEventInto(trace) });
-      expect(paused.reason).toBe('awaiting_approval');
-      expect(before(trace, 'start r', 'complete')).toBe(true);
-      expect(guarded.executed).toEqual([]);
-      expect(paused.runState?.pending.map((pending) => pending.callId)).toEqual(['g']);
-      const resumed = await runAgentLoop({ gateway: gatewayFor(server), tools, input: [], resume: { state: paused.runState!, decisions: { g: { approved: true } } } });
-      expect(resumed.reason).toBe('completed');
-      expect(guarded.executed).toEqual(['g']);
-      expect(look.executed).toEqual(['r']);
-      expect(outputFor(server.requests[1]?.body, 'r')).toBe('look r');
-    });
-  });
-
-  it('starts the inner calls of a multi_tool_use.parallel wrapper early and answers the wrapper once, in order', async () => {
-    const look = probe('look', { readOnly: true });
-    const wrapper = {
-      name: 'parallel',
-      callId: 'p',
-      arguments: { tool_uses: [{ recipient_name: 'functions.look', parameters: { text: 'a' } }, { recipient_name: 'functions.look', parameters: { text: 'b' } }] },
-    };
-    await withServer([reply.slow(reply.functionCalls([wrapper, call('look', 'c')]), { delayMs: SLOW_MS }), reply.text('Done.')], async (server) => {
-      const trace: string[] = [];
-      const result = await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools: [look.tool], input: 'go', onEvent: onEventInto(trace) });
-      expect(result.reason).toBe('completed');
-      expect(before(trace, 'start p#1', 'item c')).toBe(true);
-      expect(before(trace, 'start p#2', 'item c')).toBe(true);
-      expect(result.toolCalls).toBe(3);
-      expect(outputFor(server.requests[1]?.body, 'p')).toBe('[1] functions.look:\nlook a\n\n[2] functions.look:\nlook b');
-    });
-  });
-
-  it('answers a tool search of the same response and runs its calls early', async () => {
-    const look = probe('look', { readOnly: true });
-    const hidden = defineWorkerTool({
-      name: 'hidden_tool',
-      description: 'A deferred tool found by search.',
-      schema: z.object({}),
-      deferLoading: true,
-      describeActivity: () => 'hidden',
-      execute: () => ({ content: 'hidden' }),
-    });
-    const items = reply.items([
-      { type: 'tool_search_call', call_id: 'ts', execution: 'client', arguments: { query: 'hidden' } },
-      { type: 'function_call', call_id: 'c', name: 'look', arguments: '{"text":"x"}' },
-    ]);
-    await withServer([reply.slow(items, { delayMs: SLOW_MS }), reply.text('Done.')], async (server) => {
-      const trace: string[] = [];
-      const result = await runAgentLoop({ gateway: traced(gatewayFor(server), trace), tools: [look.tool, hidden], input: 'go', onEvent: onEventInto(trace) });
-      expect(result.reason).toBe('completed');
-      expect(before(trace, 'start c', 'complete')).toBe(true);
-      const input = server.requests[1]?.body.input as Array<{ type: string; call_id?: string }>;
-      expect(input.filter((item) => item.type.endsWith('_output')).map((item) => `${item.type} ${item.call_id}`)).toEqual(['tool_search_output ts', 'function_call_output c']);
-    });
-  });
-});
-
-/** A stream that sends these calls' items, then ends with `response.failed` (the testkit's failed reply has no items). */
-function failedAfter(calls: ReturnType<typeof call>[]): StepReply {
-  const events = responseStreamEvents(buildResponse({ step: reply.functionCalls(calls), body: { model: 'test-model' } }));
-  const terminal = events.at(-1) as unknown as { response: Record<string, unknown> };
-  const failed = { type: 'response.failed', response: { ...terminal.response, status: 'failed', output: [], usage: null, error: { code: 'server_error', message: 'the model gave up' } } };
-  return reply.capture([...events.slice(0, -1), failed] as Parameters<typeof reply.capture>[0]);
-}

@@ -6,7 +6,14 @@ import type { FunctionCallItem, ToolCallOutcome } from './dispatch-tool-calls.js
 import { expandParallelWrapper, parallelWrapperOutput } from './expand-parallel-wrapper.js';
 
 const tool = (name: string, namespace?: string) =>
-  defineWorkerTool({ name, ...(namespace === undefined ? {} : { namespace }), description: `Tool ${name}.`, schema: z.object({ text: z.string() }), describeActivity: () => name, execute: () => ({ content: name }) });
+  defineWorkerTool({
+    name,
+    ...(namespace === undefined ? {} : { namespace }),
+    description: `Tool ${name}.`,
+    schema: z.object({ text: z.string() }),
+    describeActivity: () => name,
+    execute: () => ({ content: name }),
+  });
 
 const wrapperCall = (args: unknown, name = 'parallel', namespace?: string): FunctionCallItem => ({
   type: 'function_call',
@@ -21,7 +28,12 @@ const toolMap = agentToolMap([tool('read'), tool('get_forecast', 'weather')]);
 describe('expandParallelWrapper', () => {
   it('turns each tool_uses entry into a call, namespaced recipients included', () => {
     const expanded = expandParallelWrapper(
-      wrapperCall({ tool_uses: [{ recipient_name: 'functions.read', parameters: { text: 'a' } }, { recipient_name: 'weather.get_forecast', parameters: { text: 'Lyon' } }] }),
+      wrapperCall({
+        tool_uses: [
+          { recipient_name: 'functions.read', parameters: { text: 'a' } },
+          { recipient_name: 'weather.get_forecast', parameters: { text: 'Lyon' } },
+        ],
+      }),
       toolMap,
     );
     expect(expanded?.calls).toEqual([
@@ -48,10 +60,16 @@ describe('expandParallelWrapper', () => {
 
 describe('parallelWrapperOutput', () => {
   const expanded = expandParallelWrapper(
-    wrapperCall({ tool_uses: [{ recipient_name: 'functions.read', parameters: { text: 'a' } }, { recipient_name: 'functions.read', parameters: { text: 'b' } }] }),
+    wrapperCall({
+      tool_uses: [
+        { recipient_name: 'functions.read', parameters: { text: 'a' } },
+        { recipient_name: 'functions.read', parameters: { text: 'b' } },
+      ],
+    }),
     toolMap,
   );
-  const outcome = (callId: string, output: ToolCallOutcome['output']['output']) => ({ output: { type: 'function_call_output', call_id: callId, output } }) as ToolCallOutcome;
+  const outcome = (callId: string, output: ToolCallOutcome['output']['output']) =>
+    ({ output: { type: 'function_call_output', call_id: callId, output } }) as ToolCallOutcome;
 
   it('answers on the wrapper call id with the inner outputs in order', () => {
     const output = parallelWrapperOutput(expanded!, [outcome('call_w#1', 'A'), outcome('call_w#2', 'Error: B failed')]);
@@ -61,10 +79,6 @@ describe('parallelWrapperOutput', () => {
   it('keeps image parts as parts', () => {
     const image = { type: 'input_image' as const, image_url: 'data:image/png;base64,AAAA', detail: 'auto' as const };
     const output = parallelWrapperOutput(expanded!, [outcome('call_w#1', [image]), outcome('call_w#2', 'B')]);
-    expect(output.output).toEqual([
-      { type: 'input_text', text: '[1] functions.read:\n' },
-      image,
-      { type: 'input_text', text: '\n\n[2] functions.read:\nB' },
-    ]);
+    expect(output.output).toEqual([{ type: 'input_text', text: '[1] functions.read:\n' }, image, { type: 'input_text', text: '\n\n[2] functions.read:\nB' }]);
   });
 });

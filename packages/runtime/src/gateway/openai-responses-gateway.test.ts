@@ -128,11 +128,7 @@ describe('createOpenAIResponsesGateway', () => {
 
   it('retries once without encrypted reasoning when the model refuses it, and stops asking', async () => {
     await withServer(
-      [
-        reply.httpError(400, { message: 'Encrypted content is not supported with this model.', param: 'include' }),
-        reply.text('first'),
-        reply.text('second'),
-      ],
+      [reply.httpError(400, { message: 'Encrypted content is not supported with this model.', param: 'include' }), reply.text('first'), reply.text('second')],
       async (server) => {
         const gateway = gatewayFor(server);
         await gateway.createResponse(hello);
@@ -146,7 +142,13 @@ describe('createOpenAIResponsesGateway', () => {
     await withServer([reply.text('ok')], async (server) => {
       const gateway = gatewayFor(server, { requestOptions: { max_output_tokens: 500, model: 'other', stream: false, reasoning: { effort: 'low' } } });
       await gateway.createResponse({ ...hello, instructions: 'Be nice.' });
-      expect(server.requests[0]?.body).toMatchObject({ max_output_tokens: 500, model: 'test-model', stream: true, reasoning: { effort: 'low' }, instructions: 'Be nice.' });
+      expect(server.requests[0]?.body).toMatchObject({
+        max_output_tokens: 500,
+        model: 'test-model',
+        stream: true,
+        reasoning: { effort: 'low' },
+        instructions: 'Be nice.',
+      });
     });
   });
 

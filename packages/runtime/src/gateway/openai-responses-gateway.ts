@@ -271,10 +271,11 @@ export function toGatewayError(error: unknown, endpoint: string): ModelGatewayEr
       return new ModelGatewayError(`The model stream reported an error: ${endSentence(detail)}`, { code: 'model_stream_error', cause: error });
     }
     if (status === 401) {
-      return new ModelGatewayError(
-        `The model endpoint ${endpoint} rejected the API key (HTTP 401: ${detail}). Check the apiKey option or OPENAI_API_KEY.`,
-        { status, code: 'model_auth_failed', cause: error },
-      );
+      return new ModelGatewayError(`The model endpoint ${endpoint} rejected the API key (HTTP 401: ${detail}). Check the apiKey option or OPENAI_API_KEY.`, {
+        status,
+        code: 'model_auth_failed',
+        cause: error,
+      });
     }
     if (status === 403) {
       return new ModelGatewayError(`The model endpoint ${endpoint} refused access (HTTP 403: ${detail}). Check the key's project and model permissions.`, {
@@ -284,11 +285,14 @@ export function toGatewayError(error: unknown, endpoint: string): ModelGatewayEr
       });
     }
     if (status === 429) {
-      return new ModelGatewayError(`The model endpoint ${endpoint} is rate limiting requests (HTTP 429: ${detail}), still after the SDK's retries. Try again later.`, {
-        status,
-        code: 'model_rate_limited',
-        cause: error,
-      });
+      return new ModelGatewayError(
+        `The model endpoint ${endpoint} is rate limiting requests (HTTP 429: ${detail}), still after the SDK's retries. Try again later.`,
+        {
+          status,
+          code: 'model_rate_limited',
+          cause: error,
+        },
+      );
     }
     if (status >= 500) {
       return new ModelGatewayError(`The model endpoint ${endpoint} failed (HTTP ${status}: ${detail}), still after the SDK's retries. Try again later.`, {

@@ -20,7 +20,9 @@ let unparseableLines = 0;
 function recordedStreams(): Array<[string, StreamEvent[]]> {
   if (!present) return [];
   const streams: Array<[string, StreamEvent[]]> = [];
-  for (const file of readdirSync(folder).filter((name) => name.endsWith('.chunks.txt')).sort()) {
+  for (const file of readdirSync(folder)
+    .filter((name) => name.endsWith('.chunks.txt'))
+    .sort()) {
     const events = readFileSync(`${folder}/${file}`, 'utf8')
       .split('\n')
       .filter((line) => line.trim() !== '')
@@ -75,10 +77,20 @@ function toolsFor(events: readonly StreamEvent[], ran: string[]): AnyWorkerAgent
     for (const use of (JSON.parse(item.arguments) as { tool_uses?: Array<{ recipient_name: string }> }).tool_uses ?? []) {
       const name = use.recipient_name.replace(/^functions\./, '');
       if (!seen.has(name)) {
-        seen.set(name, defineWorkerTool({ name, description: `Replayed tool ${name}.`, jsonSchema: { type: 'object', additionalProperties: true }, strict: false, describeActivity: () => name, execute: () => {
-            ran.push(name);
-            return { content: `result of ${name}` };
-          } }));
+        seen.set(
+          name,
+          defineWorkerTool({
+            name,
+            description: `Replayed tool ${name}.`,
+            jsonSchema: { type: 'object', additionalProperties: true },
+            strict: false,
+            describeActivity: () => name,
+            execute: () => {
+              ran.push(name);
+              return { content: `result of ${name}` };
+            },
+          }),
+        );
       }
     }
   }
@@ -97,7 +109,8 @@ function expectations(events: readonly StreamEvent[]): { recipients: string[]; f
         recipients.push(use.recipient_name.replace(/^functions\./, ''));
       }
     }
-    if (item.type === 'message' && item.phase === 'final_answer') finalAnswer = (finalAnswer === undefined ? '' : `${finalAnswer}\n\n`) + (item.content ?? []).map((part) => part.text ?? '').join('');
+    if (item.type === 'message' && item.phase === 'final_answer')
+      finalAnswer = (finalAnswer === undefined ? '' : `${finalAnswer}\n\n`) + (item.content ?? []).map((part) => part.text ?? '').join('');
   }
   return { recipients, finalAnswer };
 }
@@ -110,7 +123,10 @@ function endsInError(events: readonly StreamEvent[]): boolean {
 
 const figures = { streams: 0, completed: 0, continued: 0, errors: 0 };
 afterAll(() => {
-  if (present) console.info(`recorded streams replayed: ${figures.streams}; ended completed: ${figures.completed} (${figures.continued} after a second, accepted request); ended with the API's error or a cut stream: ${figures.errors}; recorded lines that are not JSON, left out: ${unparseableLines}`);
+  if (present)
+    console.info(
+      `recorded streams replayed: ${figures.streams}; ended completed: ${figures.completed} (${figures.continued} after a second, accepted request); ended with the API's error or a cut stream: ${figures.errors}; recorded lines that are not JSON, left out: ${unparseableLines}`,
+    );
 });
 
 describe.skipIf(!present)(`recorded Responses streams replay through runAgentLoop${present ? '' : ` (${skipNote})`}`, () => {

@@ -52,8 +52,14 @@ describe('runAgentLoop over the testkit stream captures', () => {
       await withServer([reply.capture(streamCapture('stateless-reasoning-without-encrypted-content')), reply.text('never')], async (server) => {
         const client = new OpenAI({ apiKey: 'test', baseURL: server.baseURL, maxRetries: 0 });
         const first = await client.responses.create({ model: 'test-model', input: 'Weather in Lyon?', store: false });
-        const echoed = [{ role: 'user' as const, content: 'Weather in Lyon?' }, ...first.output, { type: 'function_call_output' as const, call_id: 'call_cap_stateless_01', output: 'Sunny' }];
-        const error = await client.responses.create({ model: 'test-model', input: echoed as OpenAI.Responses.ResponseInput, store: false }).catch((thrown: unknown) => thrown);
+        const echoed = [
+          { role: 'user' as const, content: 'Weather in Lyon?' },
+          ...first.output,
+          { type: 'function_call_output' as const, call_id: 'call_cap_stateless_01', output: 'Sunny' },
+        ];
+        const error = await client.responses
+          .create({ model: 'test-model', input: echoed as OpenAI.Responses.ResponseInput, store: false })
+          .catch((thrown: unknown) => thrown);
         expect(error).toBeInstanceOf(OpenAI.NotFoundError);
         expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain(
           "Item with id 'rs_cap_stateless_01' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.",
@@ -72,7 +78,13 @@ describe('runAgentLoop over the testkit stream captures', () => {
         expect(result).toMatchObject({ reason: 'completed', text: 'I will answer without SQL.', steps: 2 });
         const second = inputOf(server.requests[1]?.body);
         expect(second.slice(1)).toEqual([
-          { type: 'custom_tool_call', id: 'ctc_cap_custom_01', call_id: 'call_cap_custom_01', name: 'write_sql', input: 'SELECT name FROM users WHERE age > 25' },
+          {
+            type: 'custom_tool_call',
+            id: 'ctc_cap_custom_01',
+            call_id: 'call_cap_custom_01',
+            name: 'write_sql',
+            input: 'SELECT name FROM users WHERE age > 25',
+          },
           {
             type: 'custom_tool_call_output',
             call_id: 'call_cap_custom_01',
@@ -88,14 +100,26 @@ describe('runAgentLoop over the testkit stream captures', () => {
       const lookup = textTool('lookup', () => 'x');
       const calls = reply.items([
         { type: 'apply_patch_call', call_id: 'call_patch', status: 'completed', operation: { type: 'delete_file', path: 'a.txt' } },
-        { type: 'shell_call', call_id: 'call_shell', status: 'completed', action: { commands: ['ls'], timeout_ms: null, max_output_length: null }, environment: { type: 'local' } },
+        {
+          type: 'shell_call',
+          call_id: 'call_shell',
+          status: 'completed',
+          action: { commands: ['ls'], timeout_ms: null, max_output_length: null },
+          environment: { type: 'local' },
+        },
         { type: 'computer_call', call_id: 'call_computer', status: 'completed', action: { type: 'screenshot' }, pending_safety_checks: [] },
       ]);
       await withServer([calls, reply.text('done')], async (server) => {
         const result = await runAgentLoop({ gateway: gatewayFor(server), tools: [lookup], input: 'go' });
         expect(result).toMatchObject({ reason: 'completed', text: 'done' });
         const second = inputOf(server.requests[1]?.body);
-        expect(second.map((item) => item.type ?? item.role)).toEqual(['message', 'apply_patch_call', 'shell_call', 'apply_patch_call_output', 'shell_call_output']);
+        expect(second.map((item) => item.type ?? item.role)).toEqual([
+          'message',
+          'apply_patch_call',
+          'shell_call',
+          'apply_patch_call_output',
+          'shell_call_output',
+        ]);
         expect(second[3]).toMatchObject({ call_id: 'call_patch', status: 'failed', output: expect.stringMatching(/^Error: no apply_patch tool/) });
         expect(second[4]).toMatchObject({ call_id: 'call_shell', output: [{ stdout: '', outcome: { type: 'exit', exit_code: 1 } }] });
       });
@@ -108,7 +132,12 @@ describe('runAgentLoop over the testkit stream captures', () => {
       const attractions = textTool('city_attractions', (city) => `The Colosseum (${city})`);
       await withServer([reply.capture(streamCapture('parallel-tool-call-wrapper')), reply.text('Both done.')], async (server) => {
         const log = eventLog();
-        const result = await runAgentLoop({ gateway: gatewayFor(server), tools: [weather, attractions], input: 'Weather in Lyon, sights in Rome', onEvent: log.onEvent });
+        const result = await runAgentLoop({
+          gateway: gatewayFor(server),
+          tools: [weather, attractions],
+          input: 'Weather in Lyon, sights in Rome',
+          onEvent: log.onEvent,
+        });
         expect(result).toMatchObject({ reason: 'completed', text: 'Both done.', toolCalls: 2 });
         const outputs = inputOf(server.requests[1]?.body).filter((item) => item.type === 'function_call_output');
         expect(outputs).toEqual([
@@ -134,10 +163,14 @@ describe('runAgentLoop over the testkit stream captures', () => {
         order.push(`end weather ${city}`);
         return city;
       });
-      const attractions = textTool('city_attractions', (city) => {
-        order.push(`run city_attractions ${city}`);
-        return city;
-      }, { executionMode: 'sequential' });
+      const attractions = textTool(
+        'city_attractions',
+        (city) => {
+          order.push(`run city_attractions ${city}`);
+          return city;
+        },
+        { executionMode: 'sequential' },
+      );
       await withServer([reply.capture(streamCapture('parallel-tool-call-wrapper')), reply.text('ok')], async (server) => {
         await runAgentLoop({ gateway: gatewayFor(server), tools: [weather, attractions], input: 'go' });
         expect(order).toEqual(['start weather Lyon', 'end weather Lyon', 'run city_attractions Rome']);
@@ -172,7 +205,11 @@ describe('runAgentLoop over the testkit stream captures', () => {
           ['commentary', "I'll check the forecast for Lyon and then summarise it."],
           ['final_answer', 'Tomorrow in Lyon: sunny, 24 °C, light wind from the north.'],
         ]);
-        const commentary = log.of('text.delta').filter((event) => event.phase === 'commentary').map((event) => event.delta).join('');
+        const commentary = log
+          .of('text.delta')
+          .filter((event) => event.phase === 'commentary')
+          .map((event) => event.delta)
+          .join('');
         expect(commentary).toBe("I'll check the forecast for Lyon and then summarise it.");
         expect(log.of('text.completed').map((event) => event.text)).toEqual([result.text]);
       });

@@ -89,7 +89,16 @@ export type AgentEvent =
       isDestructive: boolean;
     }
   /** How a call needing approval was decided: run (`approved`), declined (`denied`, with the reason) or `held` (the turn pauses). */
-  | { type: 'approval.decided'; step: number; callId: string; toolName: string; namespace?: string; label: string; decision: 'approved' | 'denied' | 'held'; reason?: string }
+  | {
+      type: 'approval.decided';
+      step: number;
+      callId: string;
+      toolName: string;
+      namespace?: string;
+      label: string;
+      decision: 'approved' | 'denied' | 'held';
+      reason?: string;
+    }
   | { type: 'presentation'; step: number; callId: string; toolName: string; event: PresentationEvent }
   | { type: 'tool_search.completed'; step: number; callId: string; query: string; toolNames: string[] }
   | { type: 'usage'; step: number; usage: TokenUsage }

@@ -25,10 +25,15 @@ export function unhandledCall(item: ResponseOutputItem): UnhandledCall | undefin
   const callId = typeof record.call_id === 'string' ? record.call_id : '';
   switch (item.type) {
     case 'custom_tool_call': {
-      const error = errorOutputText(
-        `no custom tool "${item.name}" is available in this turn: it offers function tools only. Call one of them instead.`,
-      );
-      return { kind: 'answered', callId, name: item.name, itemType: item.type, error, output: { type: 'custom_tool_call_output', call_id: callId, output: error } };
+      const error = errorOutputText(`no custom tool "${item.name}" is available in this turn: it offers function tools only. Call one of them instead.`);
+      return {
+        kind: 'answered',
+        callId,
+        name: item.name,
+        itemType: item.type,
+        error,
+        output: { type: 'custom_tool_call_output', call_id: callId, output: error },
+      };
     }
     case 'apply_patch_call': {
       const error = errorOutputText('no apply_patch tool is available in this turn. Use the function tools instead.');

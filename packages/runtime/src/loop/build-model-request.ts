@@ -26,7 +26,8 @@ export function modelCallOptions(
 ): ModelCallOptions {
   return {
     ...(signal === undefined ? {} : { signal }),
-    onTextDelta: (delta, source) => emit({ type: 'text.delta', step, delta, itemId: source.itemId, ...(source.phase === undefined ? {} : { phase: source.phase }) }),
+    onTextDelta: (delta, source) =>
+      emit({ type: 'text.delta', step, delta, itemId: source.itemId, ...(source.phase === undefined ? {} : { phase: source.phase }) }),
     ...(onOutputItemDone === undefined ? {} : { onOutputItemDone }),
   };
 }

@@ -176,7 +176,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         toolMap,
         tools: options.tools,
         toolSearchLimit: options.toolSearchLimit,
-        onSearch: (search, answer) => emit({ type: 'tool_search.completed', step, callId: search.call_id ?? '', query: answer.query, toolNames: answer.toolNames }),
+        onSearch: (search, answer) =>
+          emit({ type: 'tool_search.completed', step, callId: search.call_id ?? '', query: answer.query, toolNames: answer.toolNames }),
       });
       state.toolCalls += callCount;
       const ended = await settleCalls(slots, false, { state, calls, hooks, signal });

@@ -32,7 +32,11 @@ export async function settleCalls(slots: StepSlot[], terminateBefore: boolean, c
     return 'awaiting_approval';
   }
   // Aborted while calls were held: they get aborted outputs, so the history stays valid.
-  if (paused) fillSlots(slots, outcomes.map((outcome) => withoutPending(outcome, signal)));
+  if (paused)
+    fillSlots(
+      slots,
+      outcomes.map((outcome) => withoutPending(outcome, signal)),
+    );
   state.recordOutputs(slotOutputs(slots));
   if (signal?.aborted === true) return 'aborted';
   if (terminate) return 'terminated';
@@ -42,5 +46,8 @@ export async function settleCalls(slots: StepSlot[], terminateBefore: boolean, c
 function withoutPending(outcome: ToolCallOutcome, signal: AbortSignal | undefined): ToolCallOutcome {
   if (outcome.pending === undefined) return outcome;
   const { pending: _pending, ...rest } = outcome;
-  return { ...rest, output: { type: 'function_call_output', call_id: outcome.callId, output: abortedOutputText({ toolName: outcome.name, started: false, stop: signal }) } };
+  return {
+    ...rest,
+    output: { type: 'function_call_output', call_id: outcome.callId, output: abortedOutputText({ toolName: outcome.name, started: false, stop: signal }) },
+  };
 }

@@ -47,7 +47,15 @@ export function activityHooks(emit: Emit, listening: boolean, step: number): Act
       if (outcome.pending !== undefined) return;
       if (!started.has(outcome.callId)) {
         const call = known.get(outcome.callId);
-        emit(activityStarted(step, { ...outcome, ...(call === undefined ? {} : { arguments: call.arguments }) }, outcome.label, outcome.tool?.executionMode ?? 'parallel', outcome.tool));
+        emit(
+          activityStarted(
+            step,
+            { ...outcome, ...(call === undefined ? {} : { arguments: call.arguments }) },
+            outcome.label,
+            outcome.tool?.executionMode ?? 'parallel',
+            outcome.tool,
+          ),
+        );
       }
       emit(activityCompleted(step, outcome));
       for (const event of outcome.result?.presentation ?? []) {
@@ -130,7 +138,18 @@ export function emitUnhandled(emit: Emit, step: number, calls: Iterable<Unhandle
     const label = `${call.itemType} ${call.name}`;
     const flags = { isReadOnly: false, isDestructive: false };
     emit({ type: 'activity.started', step, callId: call.callId, toolName: call.name, label, executionMode: 'parallel', ...flags });
-    emit({ type: 'activity.completed', step, callId: call.callId, toolName: call.name, label, status: 'error', durationMs: 0, repairs: [], error: call.error, ...flags });
+    emit({
+      type: 'activity.completed',
+      step,
+      callId: call.callId,
+      toolName: call.name,
+      label,
+      status: 'error',
+      durationMs: 0,
+      repairs: [],
+      error: call.error,
+      ...flags,
+    });
   }
 }
 

@@ -111,7 +111,16 @@ export class TurnState {
 
   /** How the turn ended, as `runAgentLoop` resolves it. */
   result(reason: TurnEndReason, error: string | undefined): AgentLoopResult {
-    const result: AgentLoopResult = { reason, steps: this.steps, text: this.text, items: this.items, usage: this.usage, toolCalls: this.toolCalls, pendingItems: [...this.newItems], compactions: this.compactions };
+    const result: AgentLoopResult = {
+      reason,
+      steps: this.steps,
+      text: this.text,
+      items: this.items,
+      usage: this.usage,
+      toolCalls: this.toolCalls,
+      pendingItems: [...this.newItems],
+      compactions: this.compactions,
+    };
     if (error !== undefined) result.error = error;
     if (this.responseId !== undefined) result.responseId = this.responseId;
     if (reason === 'awaiting_approval' && this.runState !== undefined) result.runState = this.runState;

@@ -18,9 +18,7 @@ export type ClosedJson =
       refuse?: boolean;
     };
 
-type Frame =
-  | { kind: 'object'; value: Record<string, unknown>; key: string | undefined }
-  | { kind: 'array'; value: unknown[] };
+type Frame = { kind: 'object'; value: Record<string, unknown>; key: string | undefined } | { kind: 'array'; value: unknown[] };
 
 /** What the parser expects next. */
 const enum Expect {
@@ -195,7 +193,8 @@ export function closeTruncatedJson(text: string): ClosedJson {
         const read = readString(text, i, fixes);
         if (read === undefined) {
           // `"limit: 5}` is a name missing its closing quote (a colon and a value follow), not a cut-off name.
-          if (closesEverything(text, i + 1, stack) || /:\s*\S/.test(text.slice(i + 1, i + 1 + 256))) return fail('a property name is missing its closing quote');
+          if (closesEverything(text, i + 1, stack) || /:\s*\S/.test(text.slice(i + 1, i + 1 + 256)))
+            return fail('a property name is missing its closing quote');
           return endOfInput('an unterminated property name');
         }
         if (typeof read === 'number') {

@@ -46,7 +46,9 @@ describe('coerceToSchema', () => {
   });
 
   it('follows $ref, including recursive ones', () => {
-    expect(coerceToSchema({ node: { size: '1', child: { size: '2', child: {} } } }, schema).value).toEqual({ node: { size: 1, child: { size: 2, child: {} } } });
+    expect(coerceToSchema({ node: { size: '1', child: { size: '2', child: {} } } }, schema).value).toEqual({
+      node: { size: 1, child: { size: 2, child: {} } },
+    });
   });
 
   it('leaves values the schema accepts untouched and does not mutate the input', () => {

@@ -15,7 +15,7 @@ describe('extractJsonValue', () => {
       parsed: { text: 'literal } and ]' },
       from: 'prose',
     });
-    expect(extractJsonValue("I'll call it: {\"path\": \"README.md\"} Let me read it.")).toMatchObject({ parsed: { path: 'README.md' } });
+    expect(extractJsonValue('I\'ll call it: {"path": "README.md"} Let me read it.')).toMatchObject({ parsed: { path: 'README.md' } });
     expect(extractJsonValue('callback_123({"a": 1});')).toMatchObject({ parsed: { a: 1 } });
   });
 

@@ -18,7 +18,6 @@ export const NORMALIZE_FIX_LABELS = {
   controls: (n: number) => `${n} raw control character${n === 1 ? '' : 's'} in strings escaped`,
 } as const;
 
-
 /** A kind of fix `normalizeJsonSyntax` makes. */
 export type NormalizeFixKind = keyof typeof NORMALIZE_FIX_LABELS;
 

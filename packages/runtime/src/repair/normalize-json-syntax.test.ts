@@ -11,7 +11,15 @@ const read = (text: string): unknown => {
 
 describe('normalizeJsonSyntax: literals, numbers, tuples', () => {
   it('turns Python and upper-case literals and NaN / Infinity in value position into JSON, never inside strings or as keys', () => {
-    expect(read('{"a": TRUE, "b": False, "c": Null, "d": NONE, "e": [None, NULL], "f": NaN, "g": -Infinity}')).toEqual({ a: true, b: false, c: null, d: null, e: [null, null], f: null, g: null });
+    expect(read('{"a": TRUE, "b": False, "c": Null, "d": NONE, "e": [None, NULL], "f": NaN, "g": -Infinity}')).toEqual({
+      a: true,
+      b: false,
+      c: null,
+      d: null,
+      e: [null, null],
+      f: null,
+      g: null,
+    });
     expect(read('{"s": "TRUE None", "u": TRUE}')).toEqual({ s: 'TRUE None', u: true });
     expect(normalizeJsonSyntax("{'t': 'Null', 'u': TRUE}").text).toBe('{"t": "Null", "u": true}');
     expect(normalizeJsonSyntax('{TRUE: 1, Null: TRUE}').text).toBe('{TRUE: 1, Null: true}');
@@ -25,7 +33,16 @@ describe('normalizeJsonSyntax: literals, numbers, tuples', () => {
   });
 
   it('reads tuples in value position as arrays; a call keeps its parentheses', () => {
-    expect(read('{"a": (1, 2), "b": (), "c": (5,), "d": ((1, 2), (True, None)), "e": [(1, 2)]}')).toEqual({ a: [1, 2], b: [], c: [5], d: [[1, 2], [true, null]], e: [[1, 2]] });
+    expect(read('{"a": (1, 2), "b": (), "c": (5,), "d": ((1, 2), (True, None)), "e": [(1, 2)]}')).toEqual({
+      a: [1, 2],
+      b: [],
+      c: [5],
+      d: [
+        [1, 2],
+        [true, null],
+      ],
+      e: [[1, 2]],
+    });
     expect(read('{"one": (1), "s": ("x"), "t": ("x",)}')).toEqual({ one: 1, s: 'x', t: ['x'] });
     expect(normalizeJsonSyntax('{"d": ISODate("2024-01-01")}').text).toBe('{"d": ISODate("2024-01-01")}');
     expect(normalizeJsonSyntax('cb({"a": 1})').text).toBe('cb({"a": 1})');
@@ -93,7 +110,7 @@ describe('normalizeJsonSyntax: quotes', () => {
 
   it('makes single-quoted keys and values double-quoted (escaping inner double quotes), but not apostrophes in words', () => {
     expect(read(`{'a': 'say "hi" it\\'s', 'b': '{x', 'c': ['y']}`)).toEqual({ a: 'say "hi" it\'s', b: '{x', c: ['y'] });
-    expect(normalizeJsonSyntax("{'a': don't}").text).toBe("{\"a\": don't}");
+    expect(normalizeJsonSyntax("{'a': don't}").text).toBe('{"a": don\'t}');
     expect(read("{'a': 1, 'b': 'cut off")).toEqual({ a: 1 });
   });
 

@@ -31,11 +31,17 @@ describe('parseArgumentsJson', () => {
   it('refuses roots that are not objects, and text no rung can read', () => {
     expect(parseArgumentsJson('[1]')).toEqual({ ok: false, problem: 'the arguments must be a JSON object ({...}), received array of 1.' });
     expect(parseArgumentsJson('"just text"')).toMatchObject({ ok: false });
-    expect(parseArgumentsJson('[a,b,c]')).toEqual({ ok: false, problem: 'the arguments must be a JSON object ({...}), received array of 3 (after syntax repair).' });
+    expect(parseArgumentsJson('[a,b,c]')).toEqual({
+      ok: false,
+      problem: 'the arguments must be a JSON object ({...}), received array of 3 (after syntax repair).',
+    });
     expect(parseArgumentsJson('{"questions":["q":1]}')).toEqual({
       ok: false,
       problem: 'not valid JSON: found ":" inside an array (a key where a value was expected) at position 17 (line 1, column 18).',
     });
-    expect(parseArgumentsJson('{"a",')).toEqual({ ok: false, problem: 'not valid JSON: expected ":" after the property name, found "," at position 4 (line 1, column 5).' });
+    expect(parseArgumentsJson('{"a",')).toEqual({
+      ok: false,
+      problem: 'not valid JSON: expected ":" after the property name, found "," at position 4 (line 1, column 5).',
+    });
   });
 });

@@ -20,9 +20,13 @@ describe('repair corpus through runAgentLoop (openai SDK over HTTP to the testki
     await throughTheLoop('own corpus', ownCorpus());
   }, 60_000);
 
-  it.skipIf(shared === undefined)('shared dev corpus (extra): the same for at least 95% of the non-ambiguous cases', async () => {
-    await throughTheLoop('shared dev corpus', shared ?? []);
-  }, 60_000);
+  it.skipIf(shared === undefined)(
+    'shared dev corpus (extra): the same for at least 95% of the non-ambiguous cases',
+    async () => {
+      await throughTheLoop('shared dev corpus', shared ?? []);
+    },
+    60_000,
+  );
 });
 
 async function throughTheLoop(name: string, cases: CorpusCase[]): Promise<void> {
@@ -66,10 +70,14 @@ async function throughTheLoop(name: string, cases: CorpusCase[]): Promise<void> 
         total += 1;
         const ok = entry.expected === null ? !ran : ran && isDeepStrictEqual(received.get(id), entry.expected);
         if (ok) matched += 1;
-        else misses.push(`${entry.id}: expected ${JSON.stringify(entry.expected)}, got ${ran ? JSON.stringify(received.get(id)) : String(output).slice(0, 120)}`);
+        else
+          misses.push(`${entry.id}: expected ${JSON.stringify(entry.expected)}, got ${ran ? JSON.stringify(received.get(id)) : String(output).slice(0, 120)}`);
       });
       console.log(
-        [`${name} through the loop: ${matched}/${total} non-ambiguous cases matched (${((matched / total) * 100).toFixed(1)}%)`, ...misses.map((miss) => `  miss ${miss}`)].join('\n'),
+        [
+          `${name} through the loop: ${matched}/${total} non-ambiguous cases matched (${((matched / total) * 100).toFixed(1)}%)`,
+          ...misses.map((miss) => `  miss ${miss}`),
+        ].join('\n'),
       );
       expect(matched / total).toBeGreaterThanOrEqual(0.95);
       // Every refused call still got its activity pair, with status invalid_arguments.

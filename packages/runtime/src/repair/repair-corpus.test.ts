@@ -41,10 +41,12 @@ describe('repair ladder over the own corpus (src/__fixtures__/repair-corpus)', (
   it('reads at least 95% of the development part and of the held-out part as expected (per-kind report)', () => {
     const devScore = scoreCorpus(dev, read);
     const heldOutScore = scoreCorpus(heldOut, read);
-    console.log(formatScores('repair ladder, own corpus:', [
-      { name: 'dev', score: devScore },
-      { name: 'held-out', score: heldOutScore },
-    ]));
+    console.log(
+      formatScores('repair ladder, own corpus:', [
+        { name: 'dev', score: devScore },
+        { name: 'held-out', score: heldOutScore },
+      ]),
+    );
     expect(devScore.matched / devScore.total).toBeGreaterThanOrEqual(0.95);
     expect(heldOutScore.matched / heldOutScore.total).toBeGreaterThanOrEqual(0.95);
   });

@@ -22,7 +22,25 @@ type Random = () => number;
 type Mutation = (text: string, value: Record<string, unknown>, random: Random) => { text: string; expected: unknown } | undefined;
 
 const KEYS = ['path', 'query', 'limit', 'mode', 'items', 'content', 'name', 'tags', 'options', 'id'];
-const STRINGS = ['a.txt', 'hello world', 'x, y', 'f() { return 1; }', 'say: hi', '[1, 2]', 'naïve', '😀', 'TRUE', 'None', '1_000', '(1, 2)', 'C:\\dir', 'a "quoted" word', 'end}', '{start', ''];
+const STRINGS = [
+  'a.txt',
+  'hello world',
+  'x, y',
+  'f() { return 1; }',
+  'say: hi',
+  '[1, 2]',
+  'naïve',
+  '😀',
+  'TRUE',
+  'None',
+  '1_000',
+  '(1, 2)',
+  'C:\\dir',
+  'a "quoted" word',
+  'end}',
+  '{start',
+  '',
+];
 
 const MUTATIONS: Record<string, Mutation> = {
   'upper-case literal': (text, _value, random) => {
@@ -83,7 +101,11 @@ const MUTATIONS: Record<string, Mutation> = {
   'Python dict': (text) => {
     // Single quotes and True / False / None, when no string holds a quote or a literal-like word.
     if (/'|\\"|"[^"]*\b(?:true|false|null|True|False|None)\b[^"]*"/.test(text)) return undefined;
-    const python = text.replaceAll('"', "'").replace(/\btrue\b/g, 'True').replace(/\bfalse\b/g, 'False').replace(/\bnull\b/g, 'None');
+    const python = text
+      .replaceAll('"', "'")
+      .replace(/\btrue\b/g, 'True')
+      .replace(/\bfalse\b/g, 'False')
+      .replace(/\bnull\b/g, 'None');
     return { text: python, expected: JSON.parse(text) };
   },
   'unescaped inner quotes': (text) => (text.includes('\\"') ? { text: text.replaceAll('\\"', '"'), expected: JSON.parse(text) } : undefined),
@@ -113,7 +135,8 @@ describe('repair ladder on random valid objects damaged by one mutation (fixed s
           const stat = stats.get(name) ?? { matched: 0, total: 0, misses: [] };
           stat.total++;
           if (result.ok && isDeepStrictEqual(result.params, mutated.expected)) stat.matched++;
-          else if (stat.misses.length < 3) stat.misses.push(`${JSON.stringify(mutated.text).slice(0, 160)} → ${result.ok ? JSON.stringify(result.params).slice(0, 120) : 'refused'}`);
+          else if (stat.misses.length < 3)
+            stat.misses.push(`${JSON.stringify(mutated.text).slice(0, 160)} → ${result.ok ? JSON.stringify(result.params).slice(0, 120) : 'refused'}`);
           stats.set(name, stat);
         }
       }
@@ -121,7 +144,9 @@ describe('repair ladder on random valid objects damaged by one mutation (fixed s
     console.log(
       [
         'repair ladder, one mutation of random valid objects:',
-        ...[...stats].map(([name, stat]) => `  ${name.padEnd(30)} ${`${stat.matched}/${stat.total}`.padStart(9)}${stat.misses.map((miss) => `\n    miss ${miss}`).join('')}`),
+        ...[...stats].map(
+          ([name, stat]) => `  ${name.padEnd(30)} ${`${stat.matched}/${stat.total}`.padStart(9)}${stat.misses.map((miss) => `\n    miss ${miss}`).join('')}`,
+        ),
       ].join('\n'),
     );
     expect(stats.size).toBe(Object.keys(MUTATIONS).length);

@@ -1,4 +1,11 @@
-import { createRequestValidator, createResponsesRequestValidator, officialOpenapiDocument, reply, startTestModelServer, type RequestValidator } from '@core/testkit';
+import {
+  createRequestValidator,
+  createResponsesRequestValidator,
+  officialOpenapiDocument,
+  reply,
+  startTestModelServer,
+  type RequestValidator,
+} from '@core/testkit';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -119,7 +126,10 @@ describe('collectToolSchemas', () => {
       type: 'namespace',
       name: 'github',
       description: 'GitHub issues and pull requests.',
-      tools: [{ type: 'function', name: 'create_issue' }, { type: 'function', name: 'list_issues' }],
+      tools: [
+        { type: 'function', name: 'create_issue' },
+        { type: 'function', name: 'list_issues' },
+      ],
     });
     expect(collected[3]).toMatchObject({ description: 'Tools of the "mail" namespace: send.' });
   });

@@ -141,7 +141,12 @@ export function collectToolSchemas(tools: readonly AnyWorkerAgentTool[], options
 }
 
 /** Whether `tools` still holds the same tools, unchanged, as when `collection` was made, for the same options. */
-function sameCollection(collection: Collection, tools: readonly AnyWorkerAgentTool[], toolSearchDescription: string | undefined, includeToolSearch: boolean): boolean {
+function sameCollection(
+  collection: Collection,
+  tools: readonly AnyWorkerAgentTool[],
+  toolSearchDescription: string | undefined,
+  includeToolSearch: boolean,
+): boolean {
   if (collection.includeToolSearch !== includeToolSearch || collection.toolSearchDescription !== toolSearchDescription) return false;
   const known = collection.tools;
   // The last tool first: sets sharing their first tool (and often more) tend to differ at the end.

@@ -74,5 +74,7 @@ export function acceptsNull(schema: JSONValue | undefined, root: JSONObject, see
     return acceptsNull(resolveRef(ref, root), root, seen);
   }
   // No type and no other constraint at all: accepts anything, null included.
-  return type === undefined && !('anyOf' in schema) && !('oneOf' in schema) && !('allOf' in schema) && !('not' in schema) && !isJSONObject(schema['properties']);
+  return (
+    type === undefined && !('anyOf' in schema) && !('oneOf' in schema) && !('allOf' in schema) && !('not' in schema) && !isJSONObject(schema['properties'])
+  );
 }

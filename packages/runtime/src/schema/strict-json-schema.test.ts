@@ -92,11 +92,7 @@ describe('toStrictJSONSchema', () => {
   it('appends null to an optional union instead of nesting it', () => {
     expect(strict(z.object({ value: z.union([z.string(), z.object({ n: z.number() })]).optional() }))['properties']).toStrictEqual({
       value: {
-        anyOf: [
-          { type: 'string' },
-          { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false },
-          { type: 'null' },
-        ],
+        anyOf: [{ type: 'string' }, { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false }, { type: 'null' }],
       },
     });
   });
@@ -108,7 +104,12 @@ describe('toStrictJSONSchema', () => {
     expect(strict(schema)['properties']).toStrictEqual({
       action: {
         anyOf: [
-          { type: 'object', properties: { kind: { type: 'string', const: 'move' }, to: { type: 'string' } }, required: ['kind', 'to'], additionalProperties: false },
+          {
+            type: 'object',
+            properties: { kind: { type: 'string', const: 'move' }, to: { type: 'string' } },
+            required: ['kind', 'to'],
+            additionalProperties: false,
+          },
           { type: 'object', properties: { kind: { type: 'string', const: 'stop' } }, required: ['kind'], additionalProperties: false },
         ],
       },
@@ -123,7 +124,11 @@ describe('toStrictJSONSchema', () => {
 
   it('drops keywords strict mode does not take and keeps those it does', () => {
     const schema = z.object({
-      name: z.string().min(1).max(20).regex(/^[a-z]+$/),
+      name: z
+        .string()
+        .min(1)
+        .max(20)
+        .regex(/^[a-z]+$/),
       count: z.number().min(0).max(10).multipleOf(2),
       items: z.array(z.string()).min(1).max(3),
     });
@@ -217,7 +222,9 @@ describe('strict-mode refusals', () => {
     const error = refusal(z.object({ link: z.url() }));
     expect(error.path).toBe('$.properties.link');
     expect(error.message).toContain('string format "uri"');
-    expect(() => strict(z.object({ a: z.iso.datetime(), b: z.iso.date(), c: z.iso.time(), d: z.iso.duration(), e: z.email(), f: z.uuid(), g: z.ipv4(), h: z.ipv6() }))).not.toThrow();
+    expect(() =>
+      strict(z.object({ a: z.iso.datetime(), b: z.iso.date(), c: z.iso.time(), d: z.iso.duration(), e: z.email(), f: z.uuid(), g: z.ipv4(), h: z.ipv6() })),
+    ).not.toThrow();
   });
 
   it('refuses a schema with no type (z.unknown / z.any)', () => {

@@ -292,7 +292,16 @@ function inferEnumType(out: JSONObject): void {
   if (values === undefined || values.length === 0) return;
   const types: string[] = [];
   for (const value of values) {
-    const type = value === null ? 'null' : typeof value === 'string' ? 'string' : typeof value === 'boolean' ? 'boolean' : typeof value === 'number' ? 'number' : undefined;
+    const type =
+      value === null
+        ? 'null'
+        : typeof value === 'string'
+          ? 'string'
+          : typeof value === 'boolean'
+            ? 'boolean'
+            : typeof value === 'number'
+              ? 'number'
+              : undefined;
     if (type === undefined) return;
     if (!types.includes(type)) types.push(type);
   }

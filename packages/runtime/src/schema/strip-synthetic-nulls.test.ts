@@ -44,7 +44,13 @@ describe('stripSyntheticNulls', () => {
       }),
     );
     const result = stripSyntheticNulls(
-      { owner: { name: 'ada', email: null }, tags: [{ label: 'a', color: null }, { label: 'b', color: 'red' }] },
+      {
+        owner: { name: 'ada', email: null },
+        tags: [
+          { label: 'a', color: null },
+          { label: 'b', color: 'red' },
+        ],
+      },
       original,
     );
     expect(result).toStrictEqual({

@@ -9,7 +9,6 @@ export interface StrippedNulls {
   stripped: string[];
 }
 
-
 /**
  * Removes the `null`s a strict-mode model sends for optional properties: where the schema before the strict
  * transform (`original`) has an optional property that does not itself accept `null`, a `null` becomes an

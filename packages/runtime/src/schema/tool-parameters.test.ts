@@ -102,7 +102,7 @@ describe('toolParameters', () => {
     expect(error.message).toMatch(/^Tool "tagger" at \$\.properties\.tags\.items\.properties\.labels: strict: true but an open record/);
   });
 
-  it('names the other problems\' paths too', () => {
+  it("names the other problems' paths too", () => {
     const error = definitionError(() => defineWorkerTool({ ...base, name: 'multi', strict: true, schema: z.object({ a: z.url(), b: z.unknown() }) }));
     expect(error.path).toBe('$.properties.a');
     expect(error.message).toContain('Also at $.properties.b (see cause.issues).');

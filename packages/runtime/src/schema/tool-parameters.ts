@@ -55,7 +55,8 @@ function fromJsonSchema(tool: AnyWorkerAgentTool, jsonSchema: JSONObject): ToolP
   }
   if (tool.strict) {
     const issues = checkStrictSchema(jsonSchema);
-    if (issues.length > 0) throw notStrict(tool, new StrictSchemaError(issues), 'A jsonSchema is sent unchanged, so with strict: true it must already be strict-mode compatible');
+    if (issues.length > 0)
+      throw notStrict(tool, new StrictSchemaError(issues), 'A jsonSchema is sent unchanged, so with strict: true it must already be strict-mode compatible');
   }
   // Sent unchanged: the very object the adapter gave (not copied, not frozen: it is the adapter's).
   return Object.freeze({ parameters: jsonSchema, strict: tool.strict });
@@ -82,7 +83,13 @@ function fromZod(tool: AnyWorkerAgentTool): ToolParameters {
 
 function notStrict(tool: AnyWorkerAgentTool, error: StrictSchemaError, advice?: string): ToolDefinitionError {
   const [first, ...rest] = error.issues;
-  const others = rest.length === 0 ? '' : ` Also at ${rest.slice(0, 5).map((issue) => issue.path).join(', ')}${rest.length > 5 ? ', ...' : ''} (see cause.issues).`;
+  const others =
+    rest.length === 0
+      ? ''
+      : ` Also at ${rest
+          .slice(0, 5)
+          .map((issue) => issue.path)
+          .join(', ')}${rest.length > 5 ? ', ...' : ''} (see cause.issues).`;
   const note = advice === undefined ? '' : ` ${advice}.`;
   return new ToolDefinitionError(tool.name, `strict: true but ${first?.message ?? 'the schema is not strict-mode compatible.'}${others}${note}`, {
     path: error.path,

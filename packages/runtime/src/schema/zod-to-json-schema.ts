@@ -38,10 +38,9 @@ export function zodToJSONSchema(schema: z.ZodType): JSONObject {
   if (isJSONObject(generated)) generated = inlineRootRef(generated);
   if (!isJSONObject(generated) || generated['type'] !== 'object') {
     const found = isJSONObject(generated) ? JSON.stringify(generated['type'] ?? Object.keys(generated)) : typeof generated;
-    throw new SchemaConversionError(
-      `Function tool parameters must use a root object schema (z.object(...)), got ${found}. Wrap the value in an object.`,
-      { reason: 'root_not_object' },
-    );
+    throw new SchemaConversionError(`Function tool parameters must use a root object schema (z.object(...)), got ${found}. Wrap the value in an object.`, {
+      reason: 'root_not_object',
+    });
   }
   const { $schema: _dropped, ...rest } = generated;
   const result = deepFreeze(rest);

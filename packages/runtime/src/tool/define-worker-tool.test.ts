@@ -16,7 +16,13 @@ function definitionError(run: () => unknown): ToolDefinitionError {
   throw new Error('expected a ToolDefinitionError');
 }
 
-const valid = { name: 'count', description: 'Counts.', schema: z.object({ n: z.number() }), describeActivity: () => 'counting', execute: () => ({ content: 'ok' }) };
+const valid = {
+  name: 'count',
+  description: 'Counts.',
+  schema: z.object({ n: z.number() }),
+  describeActivity: () => 'counting',
+  execute: () => ({ content: 'ok' }),
+};
 
 describe('defineWorkerTool', () => {
   it('fills the defaults and keeps every field of the contract', () => {
@@ -53,7 +59,16 @@ describe('defineWorkerTool', () => {
       timeoutMs: 500,
       describeCompletedActivity,
     });
-    expect(tool).toMatchObject({ strict: true, namespace: 'math', namespaceDescription: 'Arithmetic.', deferLoading: true, executionMode: 'parallel', isReadOnly: true, isDestructive: true, timeoutMs: 500 });
+    expect(tool).toMatchObject({
+      strict: true,
+      namespace: 'math',
+      namespaceDescription: 'Arithmetic.',
+      deferLoading: true,
+      executionMode: 'parallel',
+      isReadOnly: true,
+      isDestructive: true,
+      timeoutMs: 500,
+    });
     expect(tool.describeCompletedActivity).toBe(describeCompletedActivity);
   });
 

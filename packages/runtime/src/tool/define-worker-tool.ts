@@ -3,13 +3,7 @@ import { ToolDefinitionError } from '../errors.js';
 import { toolParameters } from '../schema/tool-parameters.js';
 import type { JSONObject } from '../json.js';
 import { findProtoKeyProperties } from '../schema/proto-key-schema.js';
-import type {
-  AnyWorkerAgentTool,
-  ExecutionMode,
-  JsonSchemaWorkerToolDefinition,
-  WorkerAgentTool,
-  ZodWorkerToolDefinition,
-} from './worker-agent-tool.js';
+import type { AnyWorkerAgentTool, ExecutionMode, JsonSchemaWorkerToolDefinition, WorkerAgentTool, ZodWorkerToolDefinition } from './worker-agent-tool.js';
 
 /** The names the Responses API accepts for functions and namespaces. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -30,12 +24,8 @@ const EXECUTION_MODES: readonly ExecutionMode[] = ['parallel', 'sequential'];
 export function defineWorkerTool<TSchema extends z.ZodType, TDetails = unknown>(
   definition: ZodWorkerToolDefinition<TSchema, TDetails>,
 ): WorkerAgentTool<z.output<TSchema>, TDetails>;
-export function defineWorkerTool<TDetails = unknown>(
-  definition: JsonSchemaWorkerToolDefinition<TDetails>,
-): WorkerAgentTool<Record<string, unknown>, TDetails>;
-export function defineWorkerTool(
-  definition: ZodWorkerToolDefinition<z.ZodType, unknown> | JsonSchemaWorkerToolDefinition<unknown>,
-): AnyWorkerAgentTool {
+export function defineWorkerTool<TDetails = unknown>(definition: JsonSchemaWorkerToolDefinition<TDetails>): WorkerAgentTool<Record<string, unknown>, TDetails>;
+export function defineWorkerTool(definition: ZodWorkerToolDefinition<z.ZodType, unknown> | JsonSchemaWorkerToolDefinition<unknown>): AnyWorkerAgentTool {
   const name = checkName(definition.name);
   if (typeof definition.description !== 'string' || definition.description.trim() === '') {
     throw new ToolDefinitionError(name, 'description must be a non-empty string.');
@@ -69,7 +59,10 @@ export function defineWorkerTool(
   if (definition.schema !== undefined && !isZodSchema(definition.schema)) {
     throw new ToolDefinitionError(name, 'schema must be a Zod schema (z.object({...})); for a plain JSON Schema use jsonSchema.');
   }
-  if (definition.jsonSchema !== undefined && (typeof definition.jsonSchema !== 'object' || definition.jsonSchema === null || Array.isArray(definition.jsonSchema))) {
+  if (
+    definition.jsonSchema !== undefined &&
+    (typeof definition.jsonSchema !== 'object' || definition.jsonSchema === null || Array.isArray(definition.jsonSchema))
+  ) {
     throw new ToolDefinitionError(name, 'jsonSchema must be a JSON Schema object ({ "type": "object", ... }).', { path: '$', code: 'tool_schema_invalid' });
   }
   const schema = definition.schema ?? (definition.jsonSchema === undefined ? undefined : z.record(z.string(), z.unknown()));

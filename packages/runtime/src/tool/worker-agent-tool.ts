@@ -121,10 +121,7 @@ export interface JsonSchemaWorkerToolDefinition<TDetails = unknown> extends Work
   describeCompletedActivity?: (params: Record<string, unknown>, result: AgentToolResult<TDetails>) => string;
   /** Whether a call needs approval (see `ZodWorkerToolDefinition.needsApproval`). */
   needsApproval?: NeedsApproval<Record<string, unknown>>;
-  execute: (
-    params: Record<string, unknown>,
-    context: ToolExecutionContext,
-  ) => Promise<AgentToolResult<TDetails>> | AgentToolResult<TDetails>;
+  execute: (params: Record<string, unknown>, context: ToolExecutionContext) => Promise<AgentToolResult<TDetails>> | AgentToolResult<TDetails>;
 }
 
 /** The tool object the runtime works with: every field of the contract, defaults filled in. */

@@ -53,7 +53,12 @@ describe('compileJsonSchema', () => {
 
   it('validates a recursive schema that refers to its root ("$ref": "#"), also with an $id shared by another tool', () => {
     for (const extra of [{}, { $id: 'https://example.com/tree' }]) {
-      const check = compile({ ...extra, type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } }, required: ['name'] });
+      const check = compile({
+        ...extra,
+        type: 'object',
+        properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
+        required: ['name'],
+      });
       expect(check({ name: 'root', children: [{ name: 'a', children: [{ name: 'b' }] }] })).toEqual([]);
       expect(check({ name: 'root', children: [{ name: 'a', children: [{ title: 'b' }] }] })).toEqual([
         { path: ['children', 0, 'children', 0, 'name'], message: 'missing required property' },

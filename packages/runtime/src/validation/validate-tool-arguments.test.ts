@@ -2,81 +2,21 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineWorkerTool } from '../tool/define-worker-tool.js';
-import type { JSONObject } from '../json.js';
 import { validateToolArguments } from './validate-tool-arguments.js';
-import type { ValidationResult } from './validate-tool-arguments.js';
-
-const execute = () => ({ content: 'ok' });
-const describeActivity = () => 'testing';
-
-const readTool = defineWorkerTool({
-  name: 'read_file',
-  description: 'Reads a file.',
-  schema: z.object({
-    path: z.string().min(1),
-    offset: z.number().int().optional(),
-    limit: z.number().int().max(1000).optional(),
-    recursive: z.boolean().optional(),
-  }),
-  describeActivity,
+import {
   execute,
-});
-
-const strictTool = defineWorkerTool({
-  name: 'search',
-  description: 'Searches.',
-  strict: true,
-  schema: z.object({
-    query: z.string(),
-    limit: z.number().int().optional(),
-    cursor: z.string().nullable().optional(),
-    filter: z.object({ kind: z.string().optional() }).optional(),
-  }),
   describeActivity,
-  execute,
-});
-
-const itemsTool = defineWorkerTool({
-  name: 'save_items',
-  description: 'Saves items.',
-  schema: z.object({ items: z.array(z.object({ name: z.string(), count: z.number() })), options: z.object({ overwrite: z.boolean() }).optional() }),
-  describeActivity,
-  execute,
-});
-
-const mcpTool = defineWorkerTool({
-  name: 'create_issue',
-  description: 'Creates an issue (an MCP tool).',
-  jsonSchema: {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    type: 'object',
-    properties: {
-      title: { type: 'string', minLength: 1 },
-      labels: { type: 'array', items: { type: 'string' } },
-      due: { type: 'string', format: 'date' },
-      priority: { type: 'integer', enum: [1, 2, 3] },
-    },
-    required: ['title'],
-    additionalProperties: false,
-    'x-mcp-hint': 'vendor keyword',
-  },
-  describeActivity,
-  execute,
-});
-
-const permissive = defineWorkerTool({ name: 'anything', description: 'Any object.', jsonSchema: { type: 'object' }, describeActivity, execute });
-const zodPermissive = defineWorkerTool({ name: 'anything_zod', description: 'Any object.', schema: z.record(z.string(), z.unknown()), describeActivity, execute });
-
-function expectOk(result: ValidationResult): { params: unknown; repairs: Array<{ kind: string; detail: string }> } {
-  if (!result.ok) throw new Error(`expected ok, got: ${result.message}`);
-  return result;
-}
-
-function expectMessage(result: ValidationResult): string {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result.params)}`);
-  expect(result.message).toMatch(/Fix the arguments and call the tool again\.$/);
-  return result.message;
-}
+  readTool,
+  strictTool,
+  itemsTool,
+  mcpTool,
+  permissive,
+  zodPermissive,
+  expectOk,
+  expectMessage,
+  mulberry32,
+  randomObject,
+} from '../__fixtures__/validation-tools.js';
 
 describe('validateToolArguments: clean input', () => {
   it('parses valid arguments with Zod and reports no repairs', () => {
@@ -145,7 +85,13 @@ describe('validateToolArguments: clean input', () => {
   it('refuses, naming the key, an own "__proto__" key a Zod schema would drop', () => {
     const message = expectMessage(validateToolArguments(zodPermissive, '{"a": 1, "__proto__": {"x": 1}}'));
     expect(message).toContain('the arguments hold a key named "__proto__" at $["__proto__"], which this tool\'s schema cannot receive');
-    const nested = defineWorkerTool({ name: 'nested', description: 'Lists.', schema: z.object({ n: z.array(z.record(z.string(), z.number())) }), describeActivity, execute });
+    const nested = defineWorkerTool({
+      name: 'nested',
+      description: 'Lists.',
+      schema: z.object({ n: z.array(z.record(z.string(), z.number())) }),
+      describeActivity,
+      execute,
+    });
     expect(expectMessage(validateToolArguments(nested, '{"n": [{"a": 1}, {"__proto__": 1}]}'))).toContain('at $.n[1]["__proto__"]');
     expect(expectOk(validateToolArguments(zodPermissive, '{"proto": 1, "__proto": 2}')).params).toEqual({ proto: 1, __proto: 2 });
   });
@@ -177,7 +123,13 @@ describe('validateToolArguments: the repair ladder', () => {
   });
 
   it('does not accept the lenient reading of cut-off input when the complete part fails the schema', () => {
-    const tool = defineWorkerTool({ name: 'write', description: 'Writes.', schema: z.object({ path: z.string(), content: z.string() }), describeActivity, execute });
+    const tool = defineWorkerTool({
+      name: 'write',
+      description: 'Writes.',
+      schema: z.object({ path: z.string(), content: z.string() }),
+      describeActivity,
+      execute,
+    });
     const message = expectMessage(validateToolArguments(tool, '{"path": "a.txt", "content": "Hello, wor'));
     expect(message).toContain('$.content: missing required property');
     expect(message).toContain('The arguments were cut off');
@@ -210,9 +162,13 @@ describe('validateToolArguments: the repair ladder', () => {
   it('coerces against the schema: numeric and boolean strings, JSON-encoded objects and arrays, single values', () => {
     const read = expectOk(validateToolArguments(readTool, '{"path": "a.txt", "limit": "20", "recursive": "true"}'));
     expect(read.params).toEqual({ path: 'a.txt', limit: 20, recursive: true });
-    expect(read.repairs).toEqual([{ kind: 'coerced', detail: '$.limit: string "20" became the number 20; $.recursive: string "true" became the boolean true' }]);
+    expect(read.repairs).toEqual([
+      { kind: 'coerced', detail: '$.limit: string "20" became the number 20; $.recursive: string "true" became the boolean true' },
+    ]);
 
-    const items = expectOk(validateToolArguments(itemsTool, JSON.stringify({ items: JSON.stringify([{ name: 'a', count: '2' }]), options: '{"overwrite": "false"}' })));
+    const items = expectOk(
+      validateToolArguments(itemsTool, JSON.stringify({ items: JSON.stringify([{ name: 'a', count: '2' }]), options: '{"overwrite": "false"}' })),
+    );
     expect(items.params).toEqual({ items: [{ name: 'a', count: 2 }], options: { overwrite: false } });
 
     expect(expectOk(validateToolArguments(itemsTool, '{"items": {"name": "a", "count": 1}}')).params).toEqual({ items: [{ name: 'a', count: 1 }] });
@@ -285,7 +241,13 @@ describe('validateToolArguments: jsonSchema tools', () => {
   });
 
   it('reports a JSON Schema that cannot be compiled as a tool problem, without throwing', () => {
-    const tool = defineWorkerTool({ name: 'broken', description: 'Broken.', jsonSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } }, describeActivity, execute });
+    const tool = defineWorkerTool({
+      name: 'broken',
+      description: 'Broken.',
+      jsonSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } },
+      describeActivity,
+      execute,
+    });
     const result = validateToolArguments(tool, '{"a": 1}');
     expect(result.ok).toBe(false);
     expect(!result.ok && result.message).toContain('tool definition problem');
@@ -322,165 +284,3 @@ describe('validateToolArguments: messages for the model', () => {
     expect(expectMessage(validateToolArguments(readTool, '42'))).toContain('received number 42');
   });
 });
-
-describe('validateToolArguments: limits, never throws, never hangs', () => {
-  it('refuses input over 1 MiB (UTF-8 bytes) before any work', () => {
-    const padding = 'x'.repeat(1024 * 1024);
-    expect(expectMessage(validateToolArguments(permissive, `{"a":"${padding}"}`))).toContain(`the arguments are ${1024 * 1024 + 8} bytes; the limit is 1048576 bytes (1 MiB)`);
-    const multibyte = `{"a":"${'é'.repeat(600 * 1024)}"}`; // 600 Ki characters, 1.2 MB
-    expect(expectMessage(validateToolArguments(permissive, multibyte))).toContain('the limit is 1048576 bytes');
-    const exact = `{"a":"${'x'.repeat(1024 * 1024 - 8)}"}`;
-    expect(expectOk(validateToolArguments(permissive, exact)).repairs).toEqual([]);
-  });
-
-  it('refuses nesting deeper than 512, valid or broken, without overflowing the stack', () => {
-    const nested = (depth: number) => `{"a":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
-    expect(expectOk(validateToolArguments(permissive, nested(512))).repairs).toEqual([]);
-    expect(expectMessage(validateToolArguments(permissive, nested(513)))).toContain('nested deeper than 512 levels');
-    expect(expectMessage(validateToolArguments(permissive, `{"a":${'['.repeat(100_000)}`))).toContain('nested deeper than 512 levels');
-    expect(expectMessage(validateToolArguments(permissive, `${'{a: ['.repeat(5000)}${']}'.repeat(5000)}`))).toContain('nested deeper than 512 levels');
-    expect(expectMessage(validateToolArguments(permissive, `He said " here: {"a":${'['.repeat(100_000)}`))).toContain('nested deeper than 512 levels');
-    const deepString = JSON.stringify({ a: `${'['.repeat(600)}${']'.repeat(600)}` });
-    expect(validateToolArguments(permissive, deepString).ok).toBe(true);
-    expect(expectMessage(validateToolArguments(permissive, JSON.stringify(`{"a":${'['.repeat(600)}${']'.repeat(600)}}`)))).toContain(
-      'a JSON string holding an object, and that object is unreadable: the arguments are nested deeper than 512 levels',
-    );
-  });
-
-  it('turns an exception from the tool schema into a message', () => {
-    const tool = defineWorkerTool({
-      name: 'throws',
-      description: 'Throws.',
-      schema: z.object({ a: z.string().refine(() => {
-        throw new Error('refinement exploded');
-      }) }),
-      describeActivity,
-      execute,
-    });
-    const result = validateToolArguments(tool, '{"a":"x"}');
-    expect(result.ok).toBe(false);
-    expect(!result.ok && result.message).toContain('refinement exploded');
-    expect(validateToolArguments(permissive, undefined as unknown as string).ok).toBe(false);
-  });
-
-  it('never throws even when the tool schema throws something that cannot be turned into a string', () => {
-    const thrownValues: unknown[] = [Object.create(null), { toString: () => { throw new Error('no string'); } }];
-    for (const thrown of thrownValues) {
-      const tool = defineWorkerTool({
-        name: 'throws_odd',
-        description: 'Throws an odd value.',
-        schema: z.object({ a: z.string() }).refine(() => {
-          throw thrown;
-        }),
-        describeActivity,
-        execute,
-      });
-      const result = validateToolArguments(tool, '{"a":"x"}');
-      expect(expectMessage(result)).toContain('Invalid arguments for tool "throws_odd": the arguments could not be validated');
-    }
-  });
-
-  it('does not hang on a catastrophic pattern of an external JSON Schema (ReDoS)', () => {
-    const tool = defineWorkerTool({
-      name: 'mcp_search',
-      description: 'A tool whose schema came from an MCP server.',
-      jsonSchema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string', pattern: '^(a+)+$' } } } },
-      describeActivity,
-      execute,
-    });
-    const tags = Array.from({ length: 200 }, () => `${'a'.repeat(50)}!`);
-    expect(expectMessage(validateToolArguments(tool, JSON.stringify({ tags })))).toContain('$.tags[0]: must match pattern "^(a+)+$"');
-    expect(expectOk(validateToolArguments(tool, JSON.stringify({ tags: [] }))).params).toEqual({ tags: [] });
-  });
-
-  it('never throws on random garbage and mutated JSON (fuzz, fixed seed)', () => {
-    const random = mulberry32(7);
-    const alphabet = '{}[]{}[]"""\'\',,::::  \n\\`tfnTFNul0123456789.-+eE_abcxyz/*#é€😀\u0000\u2028';
-    const seeds = ['{"path":"a.txt","limit":10}', '{"items":[{"name":"a","count":1}]}', "```json\n{'a': True}\n```", '{"a":"b\\"c","d":[1,2,{"e":null}]}'];
-    for (let round = 0; round < 1000; round++) {
-      let text: string;
-      if (random() < 0.5) {
-        const length = Math.floor(random() * 60);
-        text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
-      } else {
-        const chars = [...(seeds[Math.floor(random() * seeds.length)] as string)];
-        for (let edits = 1 + Math.floor(random() * 4); edits > 0; edits--) {
-          const at = Math.floor(random() * (chars.length + 1));
-          const op = random();
-          if (op < 0.33) chars.splice(at, 1);
-          else if (op < 0.66) chars.splice(at, 0, alphabet[Math.floor(random() * alphabet.length)] as string);
-          else chars.length = at;
-        }
-        text = chars.join('');
-      }
-      for (const tool of [permissive, readTool, itemsTool, strictTool, mcpTool]) {
-        let result: ValidationResult | undefined;
-        expect(() => {
-          result = validateToolArguments(tool, text);
-        }, JSON.stringify(text)).not.toThrow();
-        if (result?.ok === true) expect(typeof result.params === 'object' && result.params !== null && !Array.isArray(result.params)).toBe(true);
-        else expect(result?.message).toContain('Fix the arguments and call the tool again.');
-      }
-    }
-  });
-
-  it('stays linear on adversarial input near the size limit (finishes; no timing asserted)', () => {
-    const big = 1000 * 1000;
-    const inputs = [
-      `{"a":"${'\\"'.repeat(big / 4)}`,
-      `{${'"a":1,'.repeat(big / 7)}`,
-      `${'{"a":'.repeat(500)}${'"x",'.repeat(big / 8)}`,
-      `prose ${'{'.repeat(400)}${' }'.repeat(big / 4)}`,
-      `'${"a' 'b".repeat(big / 8)}`,
-      `{"a": [${'1 '.repeat(big / 4)}`,
-      `${'```json\n{"a":1}\n```'.repeat(big / 20)}`,
-    ];
-    for (const input of inputs) expect(typeof validateToolArguments(permissive, input).ok).toBe('boolean');
-    // Over 64 KiB, malformed input gets the linear rungs only (jsonrepair is quadratic on some input).
-    expect(expectMessage(validateToolArguments(permissive, `{"a": "x" + "${'y'.repeat(70_000)}"}`))).toContain('syntax repair is only tried on arguments up to 64 KiB');
-    expect(expectOk(validateToolArguments(permissive, `{'a': '${'x'.repeat(70_000)}'}`)).params).toEqual({ a: 'x'.repeat(70_000) });
-    // The linear normalising pass has no such limit: missing commas in an 80 KB array are put back.
-    expect(expectOk(validateToolArguments(permissive, `{"a": [${'1 '.repeat(40_000)}]}`)).params).toEqual({ a: Array.from({ length: 40_000 }, () => 1) });
-    expect(expectOk(validateToolArguments(permissive, `{"a": "${'x'.repeat(100_000)}`)).params).toEqual({});
-  });
-});
-
-/** A small seeded PRNG, so the random tests are reproducible. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomString(random: () => number): string {
-  const pieces = [
-    'a', 'Z', ' ', '"', "'", '\\', '\n', '{', '}', '[', ']', '(', ')', ':', ',', '#', 'NaN', 'True', 'TRUE', 'Null', 'None', '1_000',
-    '-Infinity', '//', '/*', '*/', '```', '```json', 'é', '😀', '\u0001', '\u2028', '\u201c', 'null', '__proto__', 'constructor', 'toString',
-  ];
-  return Array.from({ length: Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
-}
-
-function randomValue(random: () => number, depth: number): unknown {
-  const pick = random();
-  if (depth < 4 && pick < 0.15) return randomObject(random, depth + 1);
-  if (depth < 4 && pick < 0.3) return Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
-  if (pick < 0.6) return randomString(random);
-  if (pick < 0.75) return Math.round((random() - 0.5) * 1e6) / (random() < 0.5 ? 1 : 1000);
-  if (pick < 0.9) return random() < 0.5;
-  return null;
-}
-
-function randomObject(random: () => number, depth: number): JSONObject {
-  const object: JSONObject = {};
-  for (let index = Math.floor(random() * 5); index > 0; index--) {
-    const key = random() < 0.08 ? '__proto__' : randomString(random);
-    // An own "__proto__" key, as JSON.parse makes it (plain assignment would set the prototype instead).
-    Object.defineProperty(object, key, { value: randomValue(random, depth), writable: true, enumerable: true, configurable: true });
-  }
-  return object;
-}

@@ -15,9 +15,7 @@ import { zodValidationIssues } from './zod-validation-issues.js';
 export type { ArgumentRepair } from '../repair/argument-repair.js';
 
 /** The result of `validateToolArguments`. */
-export type ValidationResult<TParams = unknown> =
-  | { ok: true; params: TParams; repairs: ArgumentRepair[] }
-  | { ok: false; message: string };
+export type ValidationResult<TParams = unknown> = { ok: true; params: TParams; repairs: ArgumentRepair[] } | { ok: false; message: string };
 
 type Attempt = { ok: true; params: unknown; input: unknown } | { ok: false; issues: ValidationIssue[]; checked: unknown };
 
@@ -44,7 +42,10 @@ export function validateToolArguments<TParams>(tool: AnyWorkerAgentTool, argumen
     // A tool's own Zod code (a refine or transform) may throw anything; the answer must still be a value.
     const problem = `the arguments could not be validated (${describeThrown(error)}).`;
     try {
-      return { ok: false, message: formatUnreadableMessage({ toolName: toolName(tool), problem, argumentsText: typeof argumentsText === 'string' ? argumentsText : undefined }) };
+      return {
+        ok: false,
+        message: formatUnreadableMessage({ toolName: toolName(tool), problem, argumentsText: typeof argumentsText === 'string' ? argumentsText : undefined }),
+      };
     } catch {
       return { ok: false, message: `Invalid arguments: ${problem} Fix the arguments and call the tool again.` };
     }
@@ -53,7 +54,14 @@ export function validateToolArguments<TParams>(tool: AnyWorkerAgentTool, argumen
 
 function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationResult {
   if (typeof argumentsText !== 'string') {
-    return { ok: false, message: formatUnreadableMessage({ toolName: tool.name, problem: `the arguments must be a JSON string, got ${typeof argumentsText}.`, argumentsText: undefined }) };
+    return {
+      ok: false,
+      message: formatUnreadableMessage({
+        toolName: tool.name,
+        problem: `the arguments must be a JSON string, got ${typeof argumentsText}.`,
+        argumentsText: undefined,
+      }),
+    };
   }
   const parsed = parseArgumentsJson(argumentsText);
   if (!parsed.ok) return { ok: false, message: formatUnreadableMessage({ toolName: tool.name, problem: parsed.problem, argumentsText }) };
@@ -62,7 +70,11 @@ function validate(tool: AnyWorkerAgentTool, argumentsText: string): ValidationRe
   if (jsonSchema !== undefined && !jsonSchema.ok) {
     return {
       ok: false,
-      message: formatUnreadableMessage({ toolName: tool.name, problem: `the tool's JSON Schema cannot be used (${jsonSchema.message}); this is a tool definition problem, not an argument problem.`, argumentsText: undefined }),
+      message: formatUnreadableMessage({
+        toolName: tool.name,
+        problem: `the tool's JSON Schema cannot be used (${jsonSchema.message}); this is a tool definition problem, not an argument problem.`,
+        argumentsText: undefined,
+      }),
     };
   }
   // A value read by plain `JSON.parse` (no repair) holds a `null` only where its text says `null`: without one,

@@ -16,7 +16,9 @@ export function zodValidationIssues(issues: readonly ZodIssue[]): ValidationIssu
         for (const key of issue.keys) out.push({ path: [...path, key], message: 'unknown property (not allowed by the schema)' });
         break;
       case 'invalid_union': {
-        const expected = issue.errors.map((branch) => (branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0 ? branch[0].expected : undefined));
+        const expected = issue.errors.map((branch) =>
+          branch.length === 1 && branch[0]?.code === 'invalid_type' && branch[0].path.length === 0 ? branch[0].expected : undefined,
+        );
         if (expected.length > 0 && expected.every((entry) => entry !== undefined)) {
           out.push({ path, message: `expected ${[...new Set(expected)].join(' or ')}`, showReceived: true });
         } else {
@@ -30,4 +32,3 @@ export function zodValidationIssues(issues: readonly ZodIssue[]): ValidationIssu
   }
   return out;
 }
-

@@ -39,7 +39,8 @@ export const SOURCES = {
   gptOssEscaped: 'https://github.com/digitalocean/langchain-gradient/pull/31 (gpt-oss sends escaped JSON {\\"q\\": …})',
   ollamaNonObject: 'https://github.com/ollama/ollama/issues/12884 (gpt-oss arguments that are not a JSON object)',
   nanJson: 'https://github.com/gildas-lormeau/JSONVue/issues/4 (NaN in JSON from Python json.dumps)',
-  protoKey: 'https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Object/proto (JSON.parse makes "__proto__" an own data key; valid JSON that must not change)',
+  protoKey:
+    'https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Object/proto (JSON.parse makes "__proto__" an own data key; valid JSON that must not change)',
   deepNesting: 'https://github.com/mangiucugna/json_repair/blob/main/tests/test_json_repair.py (deep nesting must be refused, not recursed)',
   openaiStrict: 'https://platform.openai.com/docs/guides/function-calling (arguments are a JSON object; valid JSON must reach the tool unchanged)',
 } as const;

@@ -37,7 +37,13 @@ export const structureCases: CorpusCase[] = [
   c('mismatched-brackets-011', 'mismatched-brackets', '{"outer": {"inner": [1, 2]]}', { outer: { inner: [1, 2] } }, S.pyJsonRepairArray),
   c('mismatched-brackets-012', 'mismatched-brackets', '{"a": "x"]}', { a: 'x' }, S.pyJsonRepairArray),
   c('mismatched-brackets-013', 'mismatched-brackets', '{"a": [1, 2}, "b": 3}', { a: [1, 2], b: 3 }, S.pyJsonRepairArray),
-  c('mismatched-brackets-014', 'mismatched-brackets', '{"tool_calls": [{"name": "Read", "arguments": {"path": "/a.py"}]}', { tool_calls: [{ name: 'Read', arguments: { path: '/a.py' } }] }, S.deepseekDroppedBrace),
+  c(
+    'mismatched-brackets-014',
+    'mismatched-brackets',
+    '{"tool_calls": [{"name": "Read", "arguments": {"path": "/a.py"}]}',
+    { tool_calls: [{ name: 'Read', arguments: { path: '/a.py' } }] },
+    S.deepseekDroppedBrace,
+  ),
   c('mismatched-brackets-015', 'mismatched-brackets', '{"m": [[1, 2}, [3]]}', { m: [[1, 2], [3]] }, S.pyJsonRepairArray),
   c('mismatched-brackets-016', 'mismatched-brackets', '{"a": {"b": {"c": 1}}}}}', { a: { b: { c: 1 } } }, S.jsonrepairTests),
 
