@@ -70,7 +70,11 @@ const cases = [
 ];
 
 async function compare(title, runs, makeGateway, perStep) {
-  console.log(`${title}: ${STEPS}-step turn, 20 KB output per step, ${runs} runs each; load ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  console.log(
+    `${title}: ${STEPS}-step turn, 20 KB output per step, ${runs} runs each; load ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
   // Interleaved rounds, so a change of machine load hits every case alike; the median of the rounds' medians.
   const results = new Map(cases.map(([name]) => [name, []]));
   for (let round = 0; round < 3; round += 1) {
@@ -83,15 +87,24 @@ async function compare(title, runs, makeGateway, perStep) {
     const p95 = Math.max(...rounds.map((row) => row.p95));
     baseline ??= median;
     const ratio = median / baseline;
-    const extra = perStep ? `  (${(((median - baseline) * 1000) / (STEPS + 1)).toFixed(1)} µs a step over the baseline)` : name.includes('no compaction') ? `  (target <= 1.15x: ${(ratio / 1.15).toFixed(2)} of it)` : '';
-    console.log(`  ${name.padEnd(42)} median ${median.toFixed(2)} ms  p95 ${p95.toFixed(2)} ms  compactions ${rounds[0].compactions}  ratio ${ratio.toFixed(2)}x${extra}`);
+    const extra = perStep
+      ? `  (${(((median - baseline) * 1000) / (STEPS + 1)).toFixed(1)} µs a step over the baseline)`
+      : name.includes('no compaction')
+        ? `  (target <= 1.15x: ${(ratio / 1.15).toFixed(2)} of it)`
+        : '';
+    console.log(
+      `  ${name.padEnd(42)} median ${median.toFixed(2)} ms  p95 ${p95.toFixed(2)} ms  compactions ${rounds[0].compactions}  ratio ${ratio.toFixed(2)}x${extra}`,
+    );
   }
 }
 
 await compare('in-process gateway', quick ? 30 : 120, () => scriptedGateway(), true);
 
 // Over HTTP: a testkit server with a 10M-token window (it never refuses), whose script reads 40 files then answers.
-const script = () => [...Array.from({ length: STEPS }, (_, index) => reply.functionCalls([{ name: 'read_file', arguments: { path: `f${index}` } }])), reply.text('done')];
+const script = () => [
+  ...Array.from({ length: STEPS }, (_, index) => reply.functionCalls([{ name: 'read_file', arguments: { path: `f${index}` } }])),
+  reply.text('done'),
+];
 let server;
 await compare(
   'openai SDK over HTTP to the testkit',

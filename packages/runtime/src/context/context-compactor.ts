@@ -52,7 +52,10 @@ export interface ContextCompactor {
  * anything but an abort) counts as one that cannot help; the error is passed to `onError` and the next one is tried.
  * Resolves `undefined` when none could compact. Aborts propagate.
  */
-export function chainCompactors(compactors: readonly ContextCompactor[], options: { onError?: (error: unknown, compactor: ContextCompactor) => void } = {}): ContextCompactor {
+export function chainCompactors(
+  compactors: readonly ContextCompactor[],
+  options: { onError?: (error: unknown, compactor: ContextCompactor) => void } = {},
+): ContextCompactor {
   return {
     name: compactors.map((compactor) => compactor.name).join(' > '),
     async compact(request) {

@@ -99,7 +99,10 @@ export function createContextManager(input: {
   const threshold = share(options.threshold, DEFAULT_COMPACTION_THRESHOLD, 'threshold');
   const target = share(options.target, Math.min(DEFAULT_COMPACTION_TARGET, threshold / 2), 'target');
   if (target >= threshold) {
-    throw new UsageError('context_options_invalid', `context.target (${target}) must be below context.threshold (${threshold}): a compaction has to leave room to go on.`);
+    throw new UsageError(
+      'context_options_invalid',
+      `context.target (${target}) must be below context.threshold (${threshold}): a compaction has to leave room to go on.`,
+    );
   }
   const compactionErrors: string[] = [];
   const compactor =
@@ -135,7 +138,17 @@ export function createContextManager(input: {
     history.replace(result.items);
     measured = undefined;
     compactions += 1;
-    emit({ type: 'context.compacted', step, strategy: result.strategy, reason, tokensBefore, tokensAfter: estimate(history), window, itemsBefore, itemsAfter: history.items.length });
+    emit({
+      type: 'context.compacted',
+      step,
+      strategy: result.strategy,
+      reason,
+      tokensBefore,
+      tokensAfter: estimate(history),
+      window,
+      itemsBefore,
+      itemsAfter: history.items.length,
+    });
     return true;
   };
 
@@ -151,7 +164,7 @@ export function createContextManager(input: {
     return new ContextWindowError(
       `The model refused the request as longer than its context window: about ${tokens.toLocaleString('en-US')} tokens (4 characters a token) ` +
         `against the ${window.toLocaleString('en-US')}-token window set for ${modelName}. ${how} ` +
-        'Shorten the input (large tool outputs, long messages), or set the model\'s real window in context.windows if it takes more.',
+        "Shorten the input (large tool outputs, long messages), or set the model's real window in context.windows if it takes more.",
       { requestTokens: tokens, window, cause },
     );
   };
@@ -194,7 +207,17 @@ export function createContextManager(input: {
       history.replace(history.items.slice(latest));
       measured = undefined;
       compactions += 1;
-      emit({ type: 'context.compacted', step, strategy: 'server-side', reason: 'server', tokensBefore, tokensAfter: estimate(history), window, itemsBefore, itemsAfter: history.items.length });
+      emit({
+        type: 'context.compacted',
+        step,
+        strategy: 'server-side',
+        reason: 'server',
+        tokensBefore,
+        tokensAfter: estimate(history),
+        window,
+        itemsBefore,
+        itemsAfter: history.items.length,
+      });
     },
   };
 }

@@ -71,7 +71,8 @@ export function localCompactor(options: LocalCompactorOptions = {}): ContextComp
         if (summary !== undefined) return { items: summary, strategy: 'local-summary' };
       }
       const calls = new Map<string, Item>();
-      for (const item of items) if ((item.type === 'function_call' || item.type === 'custom_tool_call') && typeof item.call_id === 'string') calls.set(item.call_id, item);
+      for (const item of items)
+        if ((item.type === 'function_call' || item.type === 'custom_tool_call') && typeof item.call_id === 'string') calls.set(item.call_id, item);
       let total = estimateTokens(items) + estimateTokens(request.instructions);
       const result = [...items];
       let changed = false;
@@ -111,4 +112,3 @@ export function localCompactor(options: LocalCompactorOptions = {}): ContextComp
     return [...head.filter(isUserMessage), note, ...items.slice(tailStart)];
   }
 }
-

@@ -35,7 +35,9 @@ function readingScript(missed: string[]): ScriptStep[] {
         const seen = functionCallOutputs(request).find((item) => item.call_id === `call_read_${index - 1}`);
         if (seen?.output !== expected) missed.push(`step ${index}: the output of f${index - 1} was ${seen === undefined ? 'absent' : 'altered'}`);
       }
-      return index < FILES ? reply.functionCalls([{ name: 'read_file', arguments: { text: `f${index}` }, callId: `call_read_${index}` }]) : reply.text('read them all');
+      return index < FILES
+        ? reply.functionCalls([{ name: 'read_file', arguments: { text: `f${index}` }, callId: `call_read_${index}` }])
+        : reply.text('read them all');
     });
   }
   return steps;
@@ -44,7 +46,12 @@ function readingScript(missed: string[]): ScriptStep[] {
 async function longTurn(options: { server?: TestModelServerOptions; gateway?: Partial<OpenAIResponsesGatewayOptions>; loop?: Partial<AgentLoopOptions> } = {}) {
   const missed: string[] = [];
   const requestValidator = sharedValidator();
-  const server = await startTestModelServer({ script: readingScript(missed), contextWindow: WINDOW, ...(requestValidator === undefined ? {} : { requestValidator }), ...options.server });
+  const server = await startTestModelServer({
+    script: readingScript(missed),
+    contextWindow: WINDOW,
+    ...(requestValidator === undefined ? {} : { requestValidator }),
+    ...options.server,
+  });
   servers.push(server);
   const log = eventLog();
   const result = await runAgentLoop({
@@ -108,7 +115,9 @@ describe('a 40-step turn with 20 KB tool outputs and an 80k-token window', () =>
     // The user's message stays; older outputs became notes that say what was elided.
     const last = server.requests.at(-1)?.body.input as Array<Record<string, unknown>>;
     expect(last[0]).toMatchObject({ role: 'user', content: 'Read the files f0 to f39, one at a time.' });
-    expect(String(last.find((item) => item.type === 'function_call_output')?.output)).toMatch(/^\[elided by context compaction: the output of read_file\(\{"text":"f0"\}\), 20,480 characters/);
+    expect(String(last.find((item) => item.type === 'function_call_output')?.output)).toMatch(
+      /^\[elided by context compaction: the output of read_file\(\{"text":"f0"\}\), 20,480 characters/,
+    );
     expect(historyProblem(result.items)).toBeUndefined();
   }, 60_000);
 

@@ -43,7 +43,12 @@ export function recentTailStart(items: readonly ResponseInputItem[]): number {
     for (let index = items.length - 1; index >= 0; index -= 1) if (isUserMessage(items[index] as ResponseInputItem)) return index;
     return items.length;
   }
-  const answered = new Set(items.slice(start).map(callIdOf).filter((id): id is string => id !== undefined));
+  const answered = new Set(
+    items
+      .slice(start)
+      .map(callIdOf)
+      .filter((id): id is string => id !== undefined),
+  );
   let first = start;
   for (let index = start - 1; index >= 0; index -= 1) {
     const id = callIdOf(items[index] as ResponseInputItem);

@@ -1,7 +1,16 @@
 import OpenAI from 'openai';
 import { abortError, isAbortError } from '../abort-error.js';
 import { ModelGatewayError, UsageError } from '../errors.js';
-import type { CompactedHistory, CompactRequest, MessagePhase, ModelCallOptions, ModelGateway, ModelRequest, ModelResponse, ResponseOutputItem } from './model-gateway.js';
+import type {
+  CompactedHistory,
+  CompactRequest,
+  MessagePhase,
+  ModelCallOptions,
+  ModelGateway,
+  ModelRequest,
+  ModelResponse,
+  ResponseOutputItem,
+} from './model-gateway.js';
 import { compactThroughClient } from '../context/compact-through-client.js';
 import { fromResponseUsage } from './usage.js';
 import { describeThrown } from '../describe-thrown.js';

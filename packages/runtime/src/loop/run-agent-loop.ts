@@ -142,7 +142,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       let response: ModelResponse;
       try {
         const onItemDone = eager ? (messages?.track(calls.onOutputItemDone) ?? calls.onOutputItemDone) : undefined;
-        const send = () => gateway.createResponse(buildModelRequest(gateway, state, toolSchemas, options.instructions), modelCallOptions(step, emit, signal, onItemDone));
+        const send = () =>
+          gateway.createResponse(buildModelRequest(gateway, state, toolSchemas, options.instructions), modelCallOptions(step, emit, signal, onItemDone));
         if (contextManager === undefined) response = await send();
         else {
           await contextManager.beforeRequest(step, history, signal);

@@ -9,10 +9,18 @@ import { validateToolArguments } from '../validation/validate-tool-arguments.js'
 const schemaOf = (text: string) => JSON.parse(text) as JSONObject;
 
 const jsonTool = (jsonSchema: JSONObject) =>
-  defineWorkerTool({ name: 'proto_tool', description: 'Takes a "__proto__" field.', jsonSchema, describeActivity: () => 'Working', execute: async () => ({ content: 'ok' }) });
+  defineWorkerTool({
+    name: 'proto_tool',
+    description: 'Takes a "__proto__" field.',
+    jsonSchema,
+    describeActivity: () => 'Working',
+    execute: async () => ({ content: 'ok' }),
+  });
 
 describe('a property named "__proto__" in a jsonSchema tool', () => {
-  const typed = schemaOf('{"type": "object", "properties": {"__proto__": {"type": "number", "minimum": 0}, "name": {"type": "string"}}, "required": ["__proto__"], "additionalProperties": false}');
+  const typed = schemaOf(
+    '{"type": "object", "properties": {"__proto__": {"type": "number", "minimum": 0}, "name": {"type": "string"}}, "required": ["__proto__"], "additionalProperties": false}',
+  );
 
   it('is validated like any other property: a wrong type or value is refused, naming the key', () => {
     for (const [text, problem] of [
@@ -49,7 +57,9 @@ describe('a property named "__proto__" in a jsonSchema tool', () => {
 
 describe('withProtoKeyRules', () => {
   it('adds a "^__proto__$" pattern carrying the declaration, joined to one already there, and changes nothing else', () => {
-    const schema = schemaOf('{"type": "object", "properties": {"__proto__": {"type": "number"}}, "patternProperties": {"^__proto__$": {"minimum": 1}, "^x": {}}, "const": {"properties": {"__proto__": 1}}}');
+    const schema = schemaOf(
+      '{"type": "object", "properties": {"__proto__": {"type": "number"}}, "patternProperties": {"^__proto__$": {"minimum": 1}, "^x": {}}, "const": {"properties": {"__proto__": 1}}}',
+    );
     const before = JSON.stringify(schema);
     const rules = withProtoKeyRules(schema) as Record<string, Record<string, unknown>>;
     expect(rules['patternProperties']).toEqual({ '^__proto__$': { allOf: [{ minimum: 1 }, { type: 'number' }] }, '^x': {} });
@@ -66,17 +76,26 @@ describe('withProtoKeyRules', () => {
   });
 
   it('names every subschema that declares it', () => {
-    expect(findProtoKeyProperties(schemaOf('{"properties": {"__proto__": {}, "a": {"items": {"properties": {"__proto__": {}}}}}}'))).toEqual(['$', '$.properties.a.items']);
+    expect(findProtoKeyProperties(schemaOf('{"properties": {"__proto__": {}, "a": {"items": {"properties": {"__proto__": {}}}}}}'))).toEqual([
+      '$',
+      '$.properties.a.items',
+    ]);
   });
 });
 
 describe('a Zod schema declaring "__proto__"', () => {
   it('is refused when the tool is defined, saying why and what to do (Zod would drop the key)', () => {
-    const define = (schema: z.ZodObject) => () => defineWorkerTool({ name: 'zod_proto', description: 'd', schema, describeActivity: () => 'x', execute: async () => ({ content: 'ok' }) });
+    const define = (schema: z.ZodObject) => () =>
+      defineWorkerTool({ name: 'zod_proto', description: 'd', schema, describeActivity: () => 'x', execute: async () => ({ content: 'ok' }) });
     expect(define(z.object({ ['__proto__']: z.number() }))).toThrow(
-      expect.objectContaining({ code: 'tool_schema_invalid', message: expect.stringContaining('declares a property named "__proto__" at its root: Zod drops that key') as unknown }),
+      expect.objectContaining({
+        code: 'tool_schema_invalid',
+        message: expect.stringContaining('declares a property named "__proto__" at its root: Zod drops that key') as unknown,
+      }),
     );
-    expect(define(z.object({ meta: z.object({ ['__proto__']: z.string() }) }))).toThrow(expect.objectContaining({ path: '$.properties.meta.properties.__proto__' }));
+    expect(define(z.object({ meta: z.object({ ['__proto__']: z.string() }) }))).toThrow(
+      expect.objectContaining({ path: '$.properties.meta.properties.__proto__' }),
+    );
     expect(define(z.object({ proto: z.string() }))).not.toThrow();
   });
 });

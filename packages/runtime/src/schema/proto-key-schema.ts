@@ -55,7 +55,9 @@ export function findProtoKeyProperties(schema: unknown): string[] {
     seen.add(node);
     const properties = node['properties'];
     if (isObject(properties) && Object.hasOwn(properties, '__proto__')) found.push(path);
-    forEachSubschema(node, (child, key, index) => visit(child, index === undefined ? jsonPathChild(path, key) : jsonPathChild(jsonPathChild(path, key), index)));
+    forEachSubschema(node, (child, key, index) =>
+      visit(child, index === undefined ? jsonPathChild(path, key) : jsonPathChild(jsonPathChild(path, key), index)),
+    );
   };
   visit(schema, '$');
   return found;
@@ -127,7 +129,8 @@ function forEachSubschema(node: Record<string, unknown>, visit: (child: unknown,
 /** A shallow copy keeping an own "__proto__" key as data (a spread or `Object.assign` would set the prototype). */
 function copyOf(value: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) Object.defineProperty(copy, key, { value: Object.getOwnPropertyDescriptor(value, key)!.value, enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(value))
+    Object.defineProperty(copy, key, { value: Object.getOwnPropertyDescriptor(value, key)!.value, enumerable: true, writable: true, configurable: true });
   return copy;
 }
 

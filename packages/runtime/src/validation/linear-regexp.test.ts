@@ -25,7 +25,37 @@ const PATTERNS = [
   '^.{2,5}?$',
   'x$',
 ];
-const SAMPLES = ['', 'abc', 'a\nc', 'a\u2028c', 'abc def', ' \t\u00a0\ufeff', '\u3000', 'Été', 'é', '😀', 'x😀y', '123-4567', 'a word here', 'swordfish', '2026-07', '2026-13', 'Hello', 'hELLO', '\b', '\0', '\n', 'a/b', '-12.5', '+7', 'ab\n', 'x\n', 'xyz', 'ab', 'abcdef'];
+const SAMPLES = [
+  '',
+  'abc',
+  'a\nc',
+  'a\u2028c',
+  'abc def',
+  ' \t\u00a0\ufeff',
+  '\u3000',
+  'Été',
+  'é',
+  '😀',
+  'x😀y',
+  '123-4567',
+  'a word here',
+  'swordfish',
+  '2026-07',
+  '2026-13',
+  'Hello',
+  'hELLO',
+  '\b',
+  '\0',
+  '\n',
+  'a/b',
+  '-12.5',
+  '+7',
+  'ab\n',
+  'x\n',
+  'xyz',
+  'ab',
+  'abcdef',
+];
 
 describe('compileLinearPattern', () => {
   it('answers as JavaScript does for the patterns JSON Schema uses (the u flag), on every sample', () => {

@@ -29,7 +29,8 @@ const JS_SPACE: Array<[number, number]> = [
   [0xfeff, 0xfeff],
 ];
 const hex = (code: number): string => `\\x{${code.toString(16)}}`;
-const rangeText = (ranges: ReadonlyArray<[number, number]>): string => ranges.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`)).join('');
+const rangeText = (ranges: ReadonlyArray<[number, number]>): string =>
+  ranges.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`)).join('');
 const complement = (ranges: ReadonlyArray<[number, number]>): Array<[number, number]> => {
   const out: Array<[number, number]> = [];
   let next = 0;
@@ -137,7 +138,8 @@ export function toLinearPattern(pattern: string): string {
  */
 export function compileLinearPattern(pattern: string, flags = 'u'): BoundedRegExp {
   if (flags !== 'u' && flags !== '') throw new SyntaxError(`the flags "${flags}" are not supported (only "u")`);
-  if (pattern.length > MAX_LINEAR_PATTERN_CHARS) throw new SyntaxError(`the pattern is ${pattern.length} characters long; at most ${MAX_LINEAR_PATTERN_CHARS} are allowed`);
+  if (pattern.length > MAX_LINEAR_PATTERN_CHARS)
+    throw new SyntaxError(`the pattern is ${pattern.length} characters long; at most ${MAX_LINEAR_PATTERN_CHARS} are allowed`);
   const source = new RegExp(pattern, 'u').toString();
   let compiled: RE2JS;
   try {
