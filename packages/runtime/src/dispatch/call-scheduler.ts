@@ -135,7 +135,7 @@ export function createCallScheduler(toolMap: ReadonlyMap<string, AnyWorkerAgentT
   function scan(): void {
     while (firstUnsettled < entries.length && (entries[firstUnsettled] as Entry).state === 'settled') firstUnsettled += 1;
     // A sequential call that started blocks every call after it (none before it is left) until it ends.
-    if (phase === 'abandoned' || deferring || sequentialActive > 0) return;
+    if (phase === 'abandoned' || deferring || sequentialActive > 0 || (phase === 'open' && startsEarly === undefined)) return;
     while (firstWaiting < entries.length && (entries[firstWaiting] as Entry).state !== 'waiting') firstWaiting += 1;
     for (let index = firstWaiting; index < entries.length; index += 1) {
       const entry = entries[index] as Entry;

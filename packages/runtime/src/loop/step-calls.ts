@@ -96,8 +96,9 @@ export function stepCalls(
       }
     },
     async finish(calls) {
-      const streamed = current ?? open(undefined);
-      const [outcomes] = await Promise.all([closeInOrder(streamed, calls), settleRetired()]);
+      const closing = closeInOrder(current ?? open(undefined), calls);
+      if (retired.length === 0) return closing;
+      const [outcomes] = await Promise.all([closing, settleRetired()]);
       return outcomes;
     },
     async abandon(reason) {
