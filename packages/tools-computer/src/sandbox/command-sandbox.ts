@@ -1,15 +1,16 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { isInside } from '../home-folder.js';
 import { createCallCgroup, createCgroupParent, removeCgroupParent, sweepDeadCgroups, type CallCgroup, type CgroupParent } from './call-cgroups.js';
 import { startNetworkProxy, type NetworkProxy, type ResolveHost } from './network-proxy.js';
-import { BRIDGE_SCRIPT, fetchPreloadScript, launcherScript, SANDBOX_NET_DIR } from './sandbox-scripts.js';
+import { BRIDGE_SCRIPT, fetchPreloadScript, SANDBOX_NET_DIR } from './sandbox-scripts.js';
+import { dismissLauncher, LAUNCHER_FILE_BLOCK_BYTES, orderLauncher, startLauncher, type Launcher } from './sandbox-launcher.js';
 import { createSandboxState, removeSandboxState, userFiles, type SandboxState } from './sandbox-state.js';
 import { seccompArchitecture, seccompFilter } from './seccomp-filter.js';
 
@@ -61,24 +62,25 @@ export interface SandboxCallLimits {
   tmpBytes: number;
 }
 
-/** One sandboxed call, ready to spawn: the program, its arguments, and data for the descriptors after stdio. */
+/** One sandboxed call, placed: its launcher waits (in the call's cgroup) for `launch`. */
 export interface SandboxedCall {
-  file: string;
-  args: string[];
-  /** Written into descriptors 3, 4, … of the child (then closed): bubblewrap reads them while it sets up. */
-  inputs: Buffer[];
   /**
-   * Called with the spawned launcher's pid and descriptors: moves it into the call's cgroup, then lets it go on
-   * (descriptor 4). Until then it has started nothing.
-   * @throws Error when it cannot be moved (the caller kills it: limits are never silently dropped).
+   * Starts the command with `env` (its whole environment inside): the launcher sets the limits and becomes
+   * bubblewrap. Returns that process: its stdout and stderr are the command's; it exits when the command does.
+   * @throws SandboxLaunchError when the launcher could not be placed in the call's cgroup or has died.
    */
-  started(pid: number, stdio: readonly unknown[]): Promise<void>;
+  launch(env: Readonly<Record<string, string>>): Promise<ChildProcessByStdio<null, Readable, Readable>>;
   /** The limits the call hit, by name (read after the call). */
   limitsHit(): ('memory' | 'processes')[];
   /** The network proxy's refusals during the call. */
   networkRefusals(): string[];
-  /** Frees the call's cgroup and proxy (after every process is gone). */
+  /** Frees the call's proxy now and its cgroup soon (after every process is gone). */
   release(): Promise<void>;
+}
+
+/** A sandboxed call could not be started (its launcher could not be placed in its cgroup, or died). */
+export class SandboxLaunchError extends Error {
+  readonly code = 'sandbox_failed';
 }
 
 /** What a call needs to be placed in the sandbox. */
@@ -124,7 +126,8 @@ interface Ready {
   version: string;
   state: SandboxState;
   cgroups: CgroupParent | undefined;
-  launcher: { shell: string; script: string; fileBlockBytes: number };
+  /** bash, which runs the launchers. */
+  bash: string;
   uid: number;
   gid: number;
   userName: string;
@@ -161,9 +164,41 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
       if (!('unavailable' in outcome)) prepared = outcome;
       return outcome;
     }));
+  /** A launcher started ahead of the next call (in its cgroup already), so that call does not wait for that. */
+  let spare: Launcher | undefined;
+  let launcherNumber = 0;
+  const nextLauncher = (outcome: Ready): Launcher => {
+    launcherNumber += 1;
+    return newLauncher(outcome, `call-${launcherNumber}`);
+  };
+  const takeLauncher = (outcome: Ready) => (): Launcher => {
+    const taken = spare !== undefined && spare.waiting() ? spare : undefined;
+    if (spare !== undefined && taken === undefined) dropLauncher(spare);
+    spare = undefined;
+    // The next one starts once this call is under way.
+    setImmediate(() => {
+      if (closed || spare !== undefined) return;
+      try {
+        spare = nextLauncher(outcome);
+      } catch {
+        // the next call starts its own
+      }
+    });
+    return taken ?? nextLauncher(outcome);
+  };
+  const dropLauncher = (launcher: Launcher): void => {
+    dismissLauncher(launcher);
+    if (launcher.cgroup !== undefined) {
+      const removal = launcher.cgroup.remove();
+      removals.add(removal);
+      void removal.finally(() => removals.delete(removal));
+    }
+  };
   const closeSync = (): void => {
     if (prepared === undefined || closed) return;
     closed = true;
+    if (spare !== undefined) dismissLauncher(spare);
+    spare = undefined;
     if (prepared.cgroups !== undefined) removeCgroupParent(prepared.cgroups);
     removeSandboxState(prepared.state);
   };
@@ -188,13 +223,15 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
       if ('unavailable' in outcome) throw new SandboxUnavailableError(outcome.unavailable);
       if (closed) throw new SandboxUnavailableError('The command sandbox was closed: the worker is shutting down.');
       callNumber += 1;
-      return placeCall(outcome, request, `call-${callNumber}`, options, (removal) => {
+      return placeCall(outcome, request, `call-${callNumber}`, options, takeLauncher(outcome), (removal) => {
         removals.add(removal);
         void removal.finally(() => removals.delete(removal));
       });
     },
     async close() {
       if (ready !== undefined) await ready;
+      if (spare !== undefined) dropLauncher(spare);
+      spare = undefined;
       await Promise.all(removals);
       closeSync();
     },
@@ -226,10 +263,11 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
   const cgroups = options.noCgroups === true ? undefined : createCgroupParent(name);
   if (cgroups !== undefined) sweepDeadCgroups(cgroups);
   const architecture = seccompArchitecture();
-  const dash = findProgram('dash');
-  const launcher = dash === undefined
-    ? { shell: '/bin/bash', script: launcherScript('-u'), fileBlockBytes: 1024 }
-    : { shell: dash, script: launcherScript('-p'), fileBlockBytes: 512 };
+  const bash = findProgram('bash');
+  if (bash === undefined) {
+    removeSandboxState(state);
+    return { unavailable: 'The command sandbox needs bash (it starts each sandbox): install bash.' };
+  }
   const undiciEntry = resolvePackageEntry('undici');
   writeFileSync(path.join(state.dir, 'empty'), '', { mode: 0o444 });
   const net = path.join(state.dir, 'net');
@@ -244,7 +282,7 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
     version,
     state,
     cgroups,
-    launcher,
+    bash,
     uid,
     gid,
     userName: root ? 'agent' : safeUserName(),
@@ -296,13 +334,16 @@ async function trialRun(ready: Ready): Promise<string | undefined> {
   const removals: Promise<void>[] = [];
   try {
     const limits = { memoryBytes: 256 * 1024 * 1024, maxProcesses: 64, cpuSeconds: 10, maxFileBytes: 1024 * 1024, tmpBytes: 1024 * 1024 };
-    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits }, 'trial', {}, (removal) => removals.push(removal));
+    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits }, 'trial', {}, () => newLauncher(ready, 'trial'), (removal) => removals.push(removal));
   } catch (error) {
     return (error as Error).message;
   }
   try {
-    const result = await runQuiet(call.file, call.args, call.inputs, call.started);
+    const child = await call.launch({ PATH: '/usr/bin:/bin' });
+    const result = await outcomeOf(child);
     return result.code === 0 ? undefined : (result.stderr.trim().split('\n').at(-1) ?? `exit code ${String(result.code)}`);
+  } catch (error) {
+    return (error as Error).message;
   } finally {
     await call.release();
     await Promise.all(removals);
@@ -365,11 +406,23 @@ function runtimeArguments(protectedPaths: readonly string[], undiciEntry: string
   return args;
 }
 
+/** Starts a launcher for a later call, in a cgroup of its own (made here) when the sandbox has cgroups. */
+function newLauncher(ready: Ready, cgroupName: string): Launcher {
+  const cgroup = ready.cgroups === undefined ? undefined : createCallCgroup(ready.cgroups, cgroupName);
+  try {
+    return startLauncher({ bash: ready.bash, bwrap: ready.bwrap, cgroup });
+  } catch (error) {
+    void cgroup?.remove();
+    throw error;
+  }
+}
+
 async function placeCall(
   ready: Ready,
   request: SandboxCallRequest,
   callName: string,
   options: CommandSandboxOptions,
+  takeLauncher: () => Launcher,
   removing: (removal: Promise<void>) => void = () => undefined,
 ): Promise<SandboxedCall> {
   const { limits } = request;
@@ -377,10 +430,16 @@ async function placeCall(
   if (exposed !== undefined) {
     throw new Error(`the home folder ${request.home} holds ${exposed}, which commands must never see; give the agent a folder of its own`);
   }
-  let cgroup: CallCgroup | undefined;
-  if (ready.cgroups !== undefined) cgroup = createCallCgroup(ready.cgroups, callName, { memoryBytes: limits.memoryBytes, maxProcesses: limits.maxProcesses });
+  if (request.command.includes('\0')) throw new Error('the command holds a NUL character, which no program can be given');
+  const launcher = takeLauncher();
+  const { cgroup } = launcher;
+  const drop = (): void => {
+    dismissLauncher(launcher);
+    if (cgroup !== undefined) removing(cgroup.remove());
+  };
   let proxy: NetworkProxy | undefined;
   try {
+    cgroup?.setLimits({ memoryBytes: limits.memoryBytes, maxProcesses: limits.maxProcesses });
     if (request.allowHosts.length > 0) {
       proxy = await startNetworkProxy({
         socketPath: path.join(ready.state.sockets, `${callName}-${randomUUID().slice(0, 8)}.sock`),
@@ -389,7 +448,7 @@ async function placeCall(
       });
     }
   } catch (error) {
-    await cgroup?.remove();
+    drop();
     throw error;
   }
   const home = request.home;
@@ -404,41 +463,44 @@ async function placeCall(
     const preload = ready.undiciEntry === undefined ? '' : `${SANDBOX_NET_DIR}/fetch-proxy.mjs`;
     command = [process.execPath, `${SANDBOX_NET_DIR}/bridge.mjs`, `${SANDBOX_NET_DIR}/proxy.sock`, preload, ...command];
   }
-  // Descriptor 3: the seccomp program (empty without one); 4: the launcher's go, once it is in the cgroup.
-  const inputs: Buffer[] = [ready.seccomp ?? Buffer.alloc(0)];
   if (ready.seccomp !== undefined) args.push('--seccomp', '3');
-  if (cgroup !== undefined) inputs.push(Buffer.alloc(0));
   // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every task of the user (all sandboxes
   // of this worker and the worker's own), so it is set above what runs now by the limit. (It does not bind root.)
-  const processLimit = cgroup === undefined && !ready.root ? String(userTasks() + limits.maxProcesses) : '-';
-  const launcherArgs = [
-    '-c',
-    ready.launcher.script,
-    'ankole-sandbox',
-    String(Math.max(1, Math.ceil(limits.cpuSeconds))),
-    String(Math.max(1, Math.floor(limits.maxFileBytes / ready.launcher.fileBlockBytes))),
-    processLimit,
-    cgroup === undefined ? '0' : '1',
-    '--',
-    ready.bwrap,
-    ...args,
-    '--',
-    ...command,
-  ];
+  const processLimit = cgroup === undefined && !ready.root ? userTasks() + limits.maxProcesses : undefined;
+  let launched = false;
   return {
-    file: ready.launcher.shell,
-    args: launcherArgs,
-    inputs,
-    async started(pid, stdio) {
-      if (cgroup === undefined) return;
-      await Promise.all(cgroup.joinFiles.map((file) => writeFile(file, String(pid))));
-      const go = stdio[4] as NodeJS.WritableStream | null | undefined;
-      go?.end('go\n');
+    async launch(env) {
+      launched = true;
+      try {
+        await launcher.placed;
+      } catch (error) {
+        drop();
+        throw new SandboxLaunchError(`the command could not be placed in its cgroup (${(error as Error).message})`, { cause: error });
+      }
+      if (!launcher.waiting()) {
+        drop();
+        throw new SandboxLaunchError('the sandbox launcher ended before its command came');
+      }
+      const environment = Object.entries(env);
+      if (environment.some(([name, value]) => name.includes('\0') || value.includes('\0') || name.includes('='))) {
+        drop();
+        throw new SandboxLaunchError('an environment variable holds a NUL character or a bad name');
+      }
+      orderLauncher(launcher, {
+        cpuSeconds: limits.cpuSeconds,
+        fileBlocks: Math.floor(limits.maxFileBytes / LAUNCHER_FILE_BLOCK_BYTES),
+        processLimit,
+        bwrapOptions: [...args, '--clearenv', ...environment.flatMap(([name, value]) => ['--setenv', name, value])],
+        command,
+        seccomp: ready.seccomp,
+      });
+      return launcher.child;
     },
     limitsHit: () => cgroup?.limitsHit() ?? [],
     networkRefusals: () => proxy?.refusals ?? [],
     release: async () => {
       await proxy?.close();
+      if (!launched) dismissLauncher(launcher);
       if (cgroup !== undefined) removing(cgroup.remove());
     },
   };
@@ -535,36 +597,19 @@ function findProgram(program: string): string | undefined {
   return undefined;
 }
 
-function runQuiet(
-  file: string,
-  args: readonly string[],
-  inputs: readonly Buffer[] = [],
-  started?: SandboxedCall['started'],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runQuiet(file: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return outcomeOf(child);
+}
+
+/** What a process printed and how it ended. */
+function outcomeOf(child: { stdout: Readable | null; stderr: Readable | null; on(event: 'error', listener: (error: Error) => void): unknown; on(event: 'close', listener: (code: number | null) => void): unknown }): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe', ...inputs.map(() => 'pipe' as const)] });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    writeInputs(child.stdio, inputs);
-    if (started !== undefined && child.pid !== undefined) {
-      started(child.pid, child.stdio).catch((error: unknown) => {
-        stderr += `ankole sandbox: ${(error as Error).message}\n`;
-        child.kill('SIGKILL');
-      });
-    }
     child.on('error', (error) => resolve({ code: null, stdout, stderr: error.message }));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Writes each non-empty input into its descriptor (3, 4, …) and closes it; an empty one is left open (the launcher's go). */
-export function writeInputs(stdio: readonly unknown[], inputs: readonly Buffer[]): void {
-  inputs.forEach((input, index) => {
-    const stream = stdio[index + 3] as (NodeJS.WritableStream & { on(event: 'error', listener: () => void): void }) | null | undefined;
-    if (stream === null || stream === undefined) return;
-    stream.on('error', () => undefined);
-    if (index === 0 || input.length > 0) stream.end(input);
   });
 }
