@@ -62,6 +62,8 @@ export function startLauncher(options: { bash: string; bwrap: string; cgroup: Ca
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
   }) as unknown as ChildProcessByStdio<null, Readable, Readable>;
+  // While it waits it must not keep the worker's process alive (a program that ends ends with it: see `closeSync`).
+  holdOpen(child, false);
   let exited = false;
   child.on('exit', () => (exited = true));
   child.on('error', () => (exited = true));
@@ -79,6 +81,7 @@ export function startLauncher(options: { bash: string; bwrap: string; cgroup: Ca
 
 /** Gives a launcher its orders: it sets the limits and becomes bubblewrap. */
 export function orderLauncher(launcher: Launcher, orders: LauncherOrders): void {
+  holdOpen(launcher.child, true);
   const stdio = launcher.child.stdio as unknown as (Writable | null)[];
   const write = (index: number, data: Buffer | string) => {
     const stream = stdio[index];
@@ -90,6 +93,16 @@ export function orderLauncher(launcher: Launcher, orders: LauncherOrders): void 
   write(3, orders.seccomp ?? Buffer.alloc(0));
   write(5, `${orders.bwrapOptions.join('\0')}\0`);
   write(4, `${words.join('\0')}\0`);
+}
+
+/** Whether the launcher (its process and pipes) keeps the event loop alive. */
+function holdOpen(child: Launcher['child'], hold: boolean): void {
+  if (hold) child.ref();
+  else child.unref();
+  for (const stream of child.stdio as unknown as ({ ref?: () => void; unref?: () => void } | null)[]) {
+    if (hold) stream?.ref?.();
+    else stream?.unref?.();
+  }
 }
 
 /** Stops a launcher that was never ordered (the sandbox closes). */
