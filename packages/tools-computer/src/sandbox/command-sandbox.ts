@@ -1,18 +1,20 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { accessSync, constants as fsConstants, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { isInside } from '../home-folder.js';
-import { createCallCgroup, createCgroupParent, removeCgroupParent, sweepDeadCgroups, type CallCgroup, type CgroupParent } from './call-cgroups.js';
-import { startNetworkProxy, type NetworkProxy, type ResolveHost } from './network-proxy.js';
-import { BRIDGE_SCRIPT, fetchPreloadScript, SANDBOX_NET_DIR } from './sandbox-scripts.js';
-import { dismissLauncher, LAUNCHER_FILE_BLOCK_BYTES, orderLauncher, startLauncher, type Launcher } from './sandbox-launcher.js';
-import { createSandboxState, removeSandboxState, userFiles, type SandboxState } from './sandbox-state.js';
+import { createCgroupParent, removeCgroupParent, sweepDeadCgroups } from './call-cgroups.js';
+import { findProgram, outcomeOf, runQuiet, safeUserName } from './host-programs.js';
+import type { ResolveHost } from './network-proxy.js';
+import { newLauncher, placeCall, type Ready, type SandboxCallRequest, type SandboxedCall } from './place-call.js';
+import { dismissLauncher, type Launcher } from './sandbox-launcher.js';
+import { fixedArguments, realOrSelf, resolvePackageEntry, runtimeArguments } from './sandbox-mounts.js';
+import { BRIDGE_SCRIPT, fetchPreloadScript } from './sandbox-scripts.js';
+import { createSandboxState, removeSandboxState, type SandboxState } from './sandbox-state.js';
 import { seccompArchitecture, seccompFilter } from './seccomp-filter.js';
+
+export type { SandboxCallLimits, SandboxCallRequest, SandboxedCall } from './place-call.js';
+export { SandboxLaunchError } from './place-call.js';
 
 /** The sentence every refusal for a missing sandbox ends with. */
 export const INSTALL_BUBBLEWRAP = 'install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`)';
@@ -53,46 +55,6 @@ export type CommandSandboxStatus =
     }
   | { available: false; reason: string };
 
-/** One call's limits (from `ComputerLimits`). */
-export interface SandboxCallLimits {
-  memoryBytes: number;
-  maxProcesses: number;
-  cpuSeconds: number;
-  maxFileBytes: number;
-  tmpBytes: number;
-}
-
-/** One sandboxed call, placed: its launcher waits (in the call's cgroup) for `launch`. */
-export interface SandboxedCall {
-  /**
-   * Starts the command with `env` (its whole environment inside): the launcher sets the limits and becomes
-   * bubblewrap. Returns that process: its stdout and stderr are the command's; it exits when the command does.
-   * @throws SandboxLaunchError when the launcher could not be placed in the call's cgroup or has died.
-   */
-  launch(env: Readonly<Record<string, string>>): Promise<ChildProcessByStdio<null, Readable, Readable>>;
-  /** The limits the call hit, by name (read after the call). */
-  limitsHit(): ('memory' | 'processes')[];
-  /** The network proxy's refusals during the call. */
-  networkRefusals(): string[];
-  /** Frees the call's proxy now and its cgroup soon (after every process is gone). */
-  release(): Promise<void>;
-}
-
-/** A sandboxed call could not be started (its launcher could not be placed in its cgroup, or died). */
-export class SandboxLaunchError extends Error {
-  readonly code = 'sandbox_failed';
-}
-
-/** What a call needs to be placed in the sandbox. */
-export interface SandboxCallRequest {
-  home: string;
-  shell: string;
-  command: string;
-  limits: SandboxCallLimits;
-  /** Hosts the command may reach through the proxy; empty: no network at all. */
-  allowHosts: readonly string[];
-}
-
 /**
  * The OS sandbox every `command` runs in (bubblewrap on Linux). Made once per worker and shared by its turns;
  * `close()` removes its files and cgroups.
@@ -119,32 +81,6 @@ export interface CommandSandbox {
 /** The sandbox cannot be made on this machine (no bubblewrap, user namespaces off, not Linux). */
 export class SandboxUnavailableError extends Error {
   readonly code = 'sandbox_unavailable';
-}
-
-interface Ready {
-  bwrap: string;
-  version: string;
-  state: SandboxState;
-  cgroups: CgroupParent | undefined;
-  /** bash, which runs the launchers. */
-  bash: string;
-  uid: number;
-  gid: number;
-  userName: string;
-  seccomp: Buffer | undefined;
-  /** Arguments that are the same for every call (namespaces, system folders, /etc, /dev, /proc). */
-  fixedArgs: string[];
-  /** Read-only binds of the Node runtime and the mcporter launcher's packages. */
-  runtimeArgs: string[];
-  /** The preload (undici) is available: allowed hosts work for Node's fetch too. */
-  undiciEntry: string | undefined;
-  canDisableUserns: boolean;
-  /** The passwd/group folder of each home (see `userFiles`). */
-  userFiles: Map<string, string>;
-  /** The worker runs as root. */
-  root: boolean;
-  /** Folders no bind may hold (real paths). */
-  protectedPaths: readonly string[];
 }
 
 /**
@@ -223,7 +159,7 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
       if ('unavailable' in outcome) throw new SandboxUnavailableError(outcome.unavailable);
       if (closed) throw new SandboxUnavailableError('The command sandbox was closed: the worker is shutting down.');
       callNumber += 1;
-      return placeCall(outcome, request, `call-${callNumber}`, options, takeLauncher(outcome), (removal) => {
+      return placeCall(outcome, request, `call-${callNumber}`, options.resolveHost, takeLauncher(outcome), (removal) => {
         removals.add(removal);
         void removal.finally(() => removals.delete(removal));
       });
@@ -334,7 +270,7 @@ async function trialRun(ready: Ready): Promise<string | undefined> {
   const removals: Promise<void>[] = [];
   try {
     const limits = { memoryBytes: 256 * 1024 * 1024, maxProcesses: 64, cpuSeconds: 10, maxFileBytes: 1024 * 1024, tmpBytes: 1024 * 1024 };
-    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits }, 'trial', {}, () => newLauncher(ready, 'trial'), (removal) => removals.push(removal));
+    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits }, 'trial', undefined, () => newLauncher(ready, 'trial'), (removal) => removals.push(removal));
   } catch (error) {
     return (error as Error).message;
   }
@@ -350,266 +286,3 @@ async function trialRun(ready: Ready): Promise<string | undefined> {
   }
 }
 
-/** Namespaces, identity, the system folders read-only, the /etc snapshot, /dev and /proc. */
-function fixedArguments(options: { state: SandboxState; root: boolean; uid: number; gid: number; canDisableUserns: boolean }): string[] {
-  const args = ['--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
-  if (options.canDisableUserns) args.push('--disable-userns');
-  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--uid', String(options.uid), '--gid', String(options.gid), '--hostname', 'sandbox');
-  args.push('--ro-bind', '/usr', '/usr');
-  for (const top of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
-    let info;
-    try {
-      info = lstatSync(top);
-    } catch {
-      continue;
-    }
-    if (info.isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
-    else if (info.isDirectory()) args.push('--ro-bind', top, top);
-  }
-  args.push('--ro-bind', options.state.etc, '/etc');
-  if (options.state.dev !== undefined) args.push('--dev-bind', options.state.dev, '/dev', '--tmpfs', '/dev/shm');
-  else args.push('--dev', '/dev');
-  args.push('--proc', '/proc');
-  // bubblewrap already makes /proc/sys, sysrq-trigger, irq and bus read-only; hide what tells of the host or its keys.
-  // (kcore, kmsg and kallsyms' addresses need capabilities the sandbox never has.)
-  for (const entry of ['/proc/keys', '/proc/key-users', '/proc/timer_list', '/proc/sched_debug']) {
-    if (existsSync(entry)) args.push('--ro-bind', path.join(options.state.dir, 'empty'), entry);
-  }
-  return args;
-}
-
-/** Read-only binds of the Node runtime (when outside /usr) and the packages the mcporter launcher and the fetch preload load. */
-function runtimeArguments(protectedPaths: readonly string[], undiciEntry: string | undefined): string[] {
-  const binds = new Set<string>();
-  const node = realOrSelf(process.execPath);
-  if (!node.startsWith('/usr/')) {
-    binds.add(node);
-    const globalModules = path.join(path.dirname(path.dirname(node)), 'lib', 'node_modules');
-    if (existsSync(globalModules)) binds.add(globalModules);
-  }
-  const packageRoot = packageDir('@core/tools-computer');
-  if (packageRoot !== undefined) binds.add(packageRoot);
-  const mcporter = packageRoot === undefined ? undefined : installedPackage(packageRoot, 'mcporter');
-  for (const entry of [mcporter, undiciEntry]) {
-    if (entry === undefined) continue;
-    const topModules = topNodeModules(entry);
-    if (topModules !== undefined) binds.add(topModules);
-  }
-  const args: string[] = [];
-  const kept = [...binds].filter((bind) => !protectedPaths.some((hidden) => isInside(bind, hidden)));
-  for (const bind of kept) {
-    // A bind inside another one is already visible.
-    if (kept.some((other) => other !== bind && isInside(other, bind))) continue;
-    args.push('--ro-bind', bind, bind);
-  }
-  if (process.execPath !== node) args.push('--symlink', node, process.execPath);
-  return args;
-}
-
-/** Starts a launcher for a later call, in a cgroup of its own (made here) when the sandbox has cgroups. */
-function newLauncher(ready: Ready, cgroupName: string): Launcher {
-  const cgroup = ready.cgroups === undefined ? undefined : createCallCgroup(ready.cgroups, cgroupName);
-  try {
-    return startLauncher({ bash: ready.bash, bwrap: ready.bwrap, cgroup });
-  } catch (error) {
-    void cgroup?.remove();
-    throw error;
-  }
-}
-
-async function placeCall(
-  ready: Ready,
-  request: SandboxCallRequest,
-  callName: string,
-  options: CommandSandboxOptions,
-  takeLauncher: () => Launcher,
-  removing: (removal: Promise<void>) => void = () => undefined,
-): Promise<SandboxedCall> {
-  const { limits } = request;
-  const exposed = ready.protectedPaths.find((hidden) => isInside(realOrSelf(request.home), hidden));
-  if (exposed !== undefined) {
-    throw new Error(`the home folder ${request.home} holds ${exposed}, which commands must never see; give the agent a folder of its own`);
-  }
-  if (request.command.includes('\0')) throw new Error('the command holds a NUL character, which no program can be given');
-  const launcher = takeLauncher();
-  const { cgroup } = launcher;
-  const drop = (): void => {
-    dismissLauncher(launcher);
-    if (cgroup !== undefined) removing(cgroup.remove());
-  };
-  let proxy: NetworkProxy | undefined;
-  try {
-    cgroup?.setLimits({ memoryBytes: limits.memoryBytes, maxProcesses: limits.maxProcesses });
-    if (request.allowHosts.length > 0) {
-      proxy = await startNetworkProxy({
-        socketPath: path.join(ready.state.sockets, `${callName}-${randomUUID().slice(0, 8)}.sock`),
-        allowHosts: request.allowHosts,
-        ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
-      });
-    }
-  } catch (error) {
-    drop();
-    throw error;
-  }
-  const home = request.home;
-  const args = [...ready.fixedArgs];
-  args.push('--perms', '1777', '--size', String(Math.floor(limits.tmpBytes)), '--tmpfs', '/tmp');
-  args.push('--ro-bind', userFiles(ready.state, ready.userFiles, { name: ready.userName, uid: ready.uid, gid: ready.gid, home }), '/etc/ankole-user');
-  args.push(...ready.runtimeArgs);
-  args.push('--bind', home, home, '--chdir', home);
-  let command = [request.shell, '-c', request.command];
-  if (proxy !== undefined) {
-    args.push('--ro-bind', path.join(ready.state.dir, 'net'), SANDBOX_NET_DIR, '--ro-bind', proxy.socketPath, `${SANDBOX_NET_DIR}/proxy.sock`);
-    const preload = ready.undiciEntry === undefined ? '' : `${SANDBOX_NET_DIR}/fetch-proxy.mjs`;
-    command = [process.execPath, `${SANDBOX_NET_DIR}/bridge.mjs`, `${SANDBOX_NET_DIR}/proxy.sock`, preload, ...command];
-  }
-  if (ready.seccomp !== undefined) args.push('--seccomp', '3');
-  // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every task of the user (all sandboxes
-  // of this worker and the worker's own), so it is set above what runs now by the limit. (It does not bind root.)
-  const processLimit = cgroup === undefined && !ready.root ? userTasks() + limits.maxProcesses : undefined;
-  let launched = false;
-  return {
-    async launch(env) {
-      launched = true;
-      try {
-        await launcher.placed;
-      } catch (error) {
-        drop();
-        throw new SandboxLaunchError(`the command could not be placed in its cgroup (${(error as Error).message})`, { cause: error });
-      }
-      if (!launcher.waiting()) {
-        drop();
-        throw new SandboxLaunchError('the sandbox launcher ended before its command came');
-      }
-      const environment = Object.entries(env);
-      if (environment.some(([name, value]) => name.includes('\0') || value.includes('\0') || name.includes('='))) {
-        drop();
-        throw new SandboxLaunchError('an environment variable holds a NUL character or a bad name');
-      }
-      orderLauncher(launcher, {
-        cpuSeconds: limits.cpuSeconds,
-        fileBlocks: Math.floor(limits.maxFileBytes / LAUNCHER_FILE_BLOCK_BYTES),
-        processLimit,
-        bwrapOptions: [...args, '--clearenv', ...environment.flatMap(([name, value]) => ['--setenv', name, value])],
-        command,
-        seccomp: ready.seccomp,
-      });
-      return launcher.child;
-    },
-    limitsHit: () => cgroup?.limitsHit() ?? [],
-    networkRefusals: () => proxy?.refusals ?? [],
-    release: async () => {
-      await proxy?.close();
-      if (!launched) dismissLauncher(launcher);
-      if (cgroup !== undefined) removing(cgroup.remove());
-    },
-  };
-}
-
-/**
- * Tasks (threads) of this uid now (what RLIMIT_NPROC counts), from /proc; 0 when unknown. Only read where the
- * process limit falls back to RLIMIT_NPROC (no writable cgroup, not root).
- */
-function userTasks(): number {
-  const uid = process.getuid?.();
-  if (uid === undefined) return 0;
-  let tasks = 0;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (statSync(`/proc/${entry}`).uid !== uid) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // num_threads: the 18th field after "pid (comm)".
-      tasks += Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[17]) || 1;
-    } catch {
-      // gone
-    }
-  }
-  return tasks;
-}
-
-const require_ = createRequire(import.meta.url);
-
-function resolvePackageEntry(specifier: string): string | undefined {
-  try {
-    return realpathSync(require_.resolve(specifier));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Where `name` is installed as seen from `fromDir` (Node's lookup: `node_modules/<name>` in it and each folder above), real path. */
-function installedPackage(fromDir: string, name: string): string | undefined {
-  for (let dir = fromDir; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'node_modules', name);
-    if (existsSync(candidate)) return realOrSelf(candidate);
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
-
-function packageDir(name: string): string | undefined {
-  const manifest = resolvePackageEntry(`${name}/package.json`);
-  return manifest === undefined ? undefined : path.dirname(manifest);
-}
-
-/** The outermost `node_modules` folder on a path (where every dependency of a package installed there can be found). */
-function topNodeModules(file: string): string | undefined {
-  const parts = file.split(path.sep);
-  const index = parts.indexOf('node_modules');
-  return index === -1 ? undefined : parts.slice(0, index + 1).join(path.sep);
-}
-
-function realOrSelf(entry: string): string {
-  try {
-    return realpathSync(entry);
-  } catch {
-    return path.resolve(entry);
-  }
-}
-
-function safeUserName(): string {
-  try {
-    const name = os.userInfo().username;
-    return /^[a-z_][a-z0-9_-]*$/i.test(name) ? name : 'agent';
-  } catch {
-    return 'agent';
-  }
-}
-
-function findProgram(program: string): string | undefined {
-  const folders = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/bin', '/usr/local/bin'];
-  for (const folder of folders) {
-    if (folder === '') continue;
-    const candidate = path.join(folder, program);
-    try {
-      accessSync(candidate, fsConstants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-function runQuiet(file: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  return outcomeOf(child);
-}
-
-/** What a process printed and how it ended. */
-function outcomeOf(child: { stdout: Readable | null; stderr: Readable | null; on(event: 'error', listener: (error: Error) => void): unknown; on(event: 'close', listener: (code: number | null) => void): unknown }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', (error) => resolve({ code: null, stdout, stderr: error.message }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
