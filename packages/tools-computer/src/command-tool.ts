@@ -6,7 +6,7 @@ import type { ComputerToolContext } from './computer-context.js';
 import { ComputerToolError } from './errors.js';
 import { formatDuration, shortLabel } from './labels.js';
 import { runCommand } from './run-command.js';
-import { SandboxUnavailableError, type SandboxedCall } from './sandbox/command-sandbox.js';
+import { SandboxLaunchError, SandboxUnavailableError, type SandboxedCall } from './sandbox/command-sandbox.js';
 import { toolErrorResult, type ToolErrorDetails } from './tool-error-result.js';
 
 /** How much longer than a command's longest run (timeout + kill grace twice) the dispatch may wait for it. */
@@ -154,6 +154,7 @@ export function createCommandTool(context: ComputerToolContext): WorkerAgentTool
         if (run.stderr.totalBytes > 0) lines.push(`stderr:\n${stderrText}`);
         return { content: lines.join('\n'), details, isError: run.timedOut || run.aborted || run.exitCode !== 0 };
       } catch (error) {
+        if (error instanceof SandboxLaunchError) return toolErrorResult(new ComputerToolError('sandbox_failed', `The command sandbox could not start the command: ${error.message}`, { cause: error }));
         const message = error instanceof Error ? error.message : String(error);
         // Node says "spawn bash ENOENT" for a missing working folder too: name the real cause.
         const reason = existsSync(context.home.realRoot) ? message : `the home folder ${context.home.realRoot} no longer exists`;

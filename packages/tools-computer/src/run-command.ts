@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { CappedOutput } from './capped-output.js';
 import { COMMAND_MARKER_VARIABLE, liveCommandProcesses, processStartTicks, signalCommandProcesses } from './command-processes.js';
-import { writeInputs, type SandboxedCall } from './sandbox/command-sandbox.js';
+import type { SandboxedCall } from './sandbox/command-sandbox.js';
 
 /** What `runCommand` needs. */
 export interface RunCommandOptions {
@@ -55,35 +55,23 @@ const PIPE_CLOSE_WAIT_MS = 2_000;
  * SIGTERM, then SIGKILL after the grace period. Output is capped.
  * @throws Error only when the shell cannot be started at all (e.g. `bash` missing); never on a failing command.
  */
-export function runCommand(options: RunCommandOptions): Promise<CommandRun> {
+export async function runCommand(options: RunCommandOptions): Promise<CommandRun> {
   const started = performance.now();
   const stdout = new CappedOutput(options.maxOutputBytes);
   const stderr = new CappedOutput(options.maxOutputBytes);
+  if (options.signal?.aborted) {
+    return { exitCode: null, exitSignal: null, stdout, stderr, durationMs: 0, timedOut: false, aborted: true, pid: undefined };
+  }
+  const commandId = randomUUID();
+  const env = { ...options.env, [COMMAND_MARKER_VARIABLE]: commandId };
+  const { sandboxed } = options;
+  // In the sandbox: its launcher, waiting in the call's cgroup, becomes bubblewrap (whose stdout and stderr are the command's).
+  const child =
+    sandboxed === undefined
+      ? (spawn(options.shell ?? 'bash', ['-c', options.command], { cwd: options.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }) as ChildProcessByStdio<null, Readable, Readable>)
+      : await sandboxed.launch(env);
   return new Promise<CommandRun>((resolve, reject) => {
-    if (options.signal?.aborted) {
-      resolve({ exitCode: null, exitSignal: null, stdout, stderr, durationMs: 0, timedOut: false, aborted: true, pid: undefined });
-      return;
-    }
-    const commandId = randomUUID();
-    const { sandboxed } = options;
-    // Descriptors 3, 4, … carry the sandbox's set-up data (its stdout and stderr are pipes like the shell's).
-    const child = spawn(sandboxed?.file ?? options.shell ?? 'bash', sandboxed?.args ?? ['-c', options.command], {
-      cwd: options.cwd,
-      env: { ...options.env, [COMMAND_MARKER_VARIABLE]: commandId },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', ...(sandboxed?.inputs ?? []).map(() => 'pipe' as const)],
-    }) as unknown as ChildProcessByStdio<null, Readable, Readable>;
     const pid = child.pid;
-    if (sandboxed !== undefined) {
-      writeInputs(child.stdio, sandboxed.inputs);
-      // Into the call's cgroup, then on: a launcher that cannot be placed there is killed, never run without its limits.
-      if (pid !== undefined) {
-        sandboxed.started(pid, child.stdio).catch((error: unknown) => {
-          stderr.push(Buffer.from(`ankole sandbox: the command could not be placed in its cgroup (${(error as Error).message})\n`));
-          signalCommandProcesses(pid, [], 'SIGKILL');
-        });
-      }
-    }
     // Read before the event loop can reap the shell: processes started earlier cannot carry the marker.
     const startedTicks = pid === undefined ? 0 : processStartTicks(pid);
     const live = (): number[] => (pid === undefined ? [] : liveCommandProcesses(pid, commandId, startedTicks));

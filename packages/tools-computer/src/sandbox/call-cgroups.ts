@@ -8,8 +8,13 @@ export type CgroupParent =
 
 /** One call's cgroup(s): the files its launcher writes its pid into, and what to read back. */
 export interface CallCgroup {
-  /** The files the command's first process writes its pid into to join (v1: `tasks` of both; v2: `cgroup.procs`). */
+  /** The files the command's first process is moved in by (its pid written there; v1: `tasks` of both; v2: `cgroup.procs`). */
   joinFiles: string[];
+  /**
+   * Sets the call's memory and process limits.
+   * @throws Error when the kernel refuses them.
+   */
+  setLimits(limits: { memoryBytes: number; maxProcesses: number }): void;
   /** Which limit the call hit: `memory` (the OOM killer stopped a process), `processes` (a fork was refused), or none. */
   limitsHit(): ('memory' | 'processes')[];
   /** Removes the cgroup(s) once every process has left (retries briefly while the last ones are reaped). */
@@ -129,43 +134,37 @@ function processAlive(pid: number): boolean {
 }
 
 /**
- * Makes one call's cgroup under `parent` with its limits: memory (v1: `memory.limit_in_bytes` and, where swap
- * is accounted, `memory.memsw.limit_in_bytes` at the same figure; v2: `memory.max` and `memory.swap.max` 0) and
- * processes (`pids.max`).
+ * Makes one call's cgroup under `parent` (its limits are set by `setLimits` when its call comes): memory (v1:
+ * `memory.limit_in_bytes` and, where swap is accounted, `memory.memsw.limit_in_bytes` at the same figure; v2:
+ * `memory.max` and `memory.swap.max` 0) and processes (`pids.max`).
  * @throws Error when the cgroup cannot be made (the caller refuses the call: limits are not silently dropped).
  */
-export function createCallCgroup(parent: CgroupParent, name: string, limits: { memoryBytes: number; maxProcesses: number }): CallCgroup {
+export function createCallCgroup(parent: CgroupParent, name: string): CallCgroup {
   const dirs = parent.version === 1 ? [path.join(parent.memory, name), path.join(parent.pids, name)] : [path.join(parent.dir, name)];
   for (const dir of dirs) mkdirSync(dir);
   const [memoryDir, pidsDir] = parent.version === 1 ? (dirs as [string, string]) : [dirs[0]!, dirs[0]!];
-  const memory = String(Math.floor(limits.memoryBytes));
-  const baseline = { oom: 0, forks: 0 };
-  try {
-    if (parent.version === 1) {
-      writeFileSync(path.join(memoryDir, 'memory.limit_in_bytes'), memory);
-      const swap = path.join(memoryDir, 'memory.memsw.limit_in_bytes');
-      if (existsSync(swap)) writeFileSync(swap, memory);
-    } else {
-      writeFileSync(path.join(memoryDir, 'memory.max'), memory);
-      const swap = path.join(memoryDir, 'memory.swap.max');
-      if (existsSync(swap)) writeFileSync(swap, '0');
-    }
-    writeFileSync(path.join(pidsDir, 'pids.max'), String(Math.floor(limits.maxProcesses)));
-  } catch (error) {
-    for (const dir of dirs) rmdirSync(dir);
-    throw error;
-  }
-  const oomKills = (): number => {
-    const file = path.join(memoryDir, parent.version === 1 ? 'memory.oom_control' : 'memory.events');
-    return counter(file, 'oom_kill');
-  };
+  const oomKills = (): number => counter(path.join(memoryDir, parent.version === 1 ? 'memory.oom_control' : 'memory.events'), 'oom_kill');
   const refusedForks = (): number => counter(path.join(pidsDir, 'pids.events'), 'max');
   return {
     joinFiles: parent.version === 1 ? [path.join(memoryDir, 'tasks'), path.join(pidsDir, 'tasks')] : [path.join(memoryDir, 'cgroup.procs')],
+    setLimits(limits) {
+      const memory = String(Math.floor(limits.memoryBytes));
+      if (parent.version === 1) {
+        // From unlimited: the memory limit first (memsw may never be below it).
+        writeFileSync(path.join(memoryDir, 'memory.limit_in_bytes'), memory);
+        const swap = path.join(memoryDir, 'memory.memsw.limit_in_bytes');
+        if (existsSync(swap)) writeFileSync(swap, memory);
+      } else {
+        writeFileSync(path.join(memoryDir, 'memory.max'), memory);
+        const swap = path.join(memoryDir, 'memory.swap.max');
+        if (existsSync(swap)) writeFileSync(swap, '0');
+      }
+      writeFileSync(path.join(pidsDir, 'pids.max'), String(Math.floor(limits.maxProcesses)));
+    },
     limitsHit() {
       const hit: ('memory' | 'processes')[] = [];
-      if (oomKills() > baseline.oom) hit.push('memory');
-      if (refusedForks() > baseline.forks) hit.push('processes');
+      if (oomKills() > 0) hit.push('memory');
+      if (refusedForks() > 0) hit.push('processes');
       return hit;
     },
     async remove() {

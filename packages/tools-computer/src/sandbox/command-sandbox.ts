@@ -1,17 +1,20 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants as fsConstants, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { accessSync, constants as fsConstants, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { isInside } from '../home-folder.js';
-import { createCallCgroup, createCgroupParent, removeCgroupParent, sweepDeadCgroups, type CallCgroup, type CgroupParent } from './call-cgroups.js';
-import { startNetworkProxy, type NetworkProxy, type ResolveHost } from './network-proxy.js';
-import { BRIDGE_SCRIPT, fetchPreloadScript, launcherScript, SANDBOX_NET_DIR } from './sandbox-scripts.js';
-import { createSandboxState, removeSandboxState, userFiles, type SandboxState } from './sandbox-state.js';
+import { createCgroupParent, removeCgroupParent, sweepDeadCgroups } from './call-cgroups.js';
+import { findProgram, outcomeOf, runQuiet, safeUserName } from './host-programs.js';
+import type { ResolveHost } from './network-proxy.js';
+import { newLauncher, placeCall, type Ready, type SandboxCallRequest, type SandboxedCall } from './place-call.js';
+import { dismissLauncher, type Launcher } from './sandbox-launcher.js';
+import { fixedArguments, realOrSelf, resolvePackageEntry, runtimeArguments } from './sandbox-mounts.js';
+import { BRIDGE_SCRIPT, fetchPreloadScript } from './sandbox-scripts.js';
+import { createSandboxState, removeSandboxState, type SandboxState } from './sandbox-state.js';
 import { seccompArchitecture, seccompFilter } from './seccomp-filter.js';
+
+export type { SandboxCallLimits, SandboxCallRequest, SandboxedCall } from './place-call.js';
+export { SandboxLaunchError } from './place-call.js';
 
 /** The sentence every refusal for a missing sandbox ends with. */
 export const INSTALL_BUBBLEWRAP = 'install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`)';
@@ -52,45 +55,6 @@ export type CommandSandboxStatus =
     }
   | { available: false; reason: string };
 
-/** One call's limits (from `ComputerLimits`). */
-export interface SandboxCallLimits {
-  memoryBytes: number;
-  maxProcesses: number;
-  cpuSeconds: number;
-  maxFileBytes: number;
-  tmpBytes: number;
-}
-
-/** One sandboxed call, ready to spawn: the program, its arguments, and data for the descriptors after stdio. */
-export interface SandboxedCall {
-  file: string;
-  args: string[];
-  /** Written into descriptors 3, 4, … of the child (then closed): bubblewrap reads them while it sets up. */
-  inputs: Buffer[];
-  /**
-   * Called with the spawned launcher's pid and descriptors: moves it into the call's cgroup, then lets it go on
-   * (descriptor 4). Until then it has started nothing.
-   * @throws Error when it cannot be moved (the caller kills it: limits are never silently dropped).
-   */
-  started(pid: number, stdio: readonly unknown[]): Promise<void>;
-  /** The limits the call hit, by name (read after the call). */
-  limitsHit(): ('memory' | 'processes')[];
-  /** The network proxy's refusals during the call. */
-  networkRefusals(): string[];
-  /** Frees the call's cgroup and proxy (after every process is gone). */
-  release(): Promise<void>;
-}
-
-/** What a call needs to be placed in the sandbox. */
-export interface SandboxCallRequest {
-  home: string;
-  shell: string;
-  command: string;
-  limits: SandboxCallLimits;
-  /** Hosts the command may reach through the proxy; empty: no network at all. */
-  allowHosts: readonly string[];
-}
-
 /**
  * The OS sandbox every `command` runs in (bubblewrap on Linux). Made once per worker and shared by its turns;
  * `close()` removes its files and cgroups.
@@ -119,31 +83,6 @@ export class SandboxUnavailableError extends Error {
   readonly code = 'sandbox_unavailable';
 }
 
-interface Ready {
-  bwrap: string;
-  version: string;
-  state: SandboxState;
-  cgroups: CgroupParent | undefined;
-  launcher: { shell: string; script: string; fileBlockBytes: number };
-  uid: number;
-  gid: number;
-  userName: string;
-  seccomp: Buffer | undefined;
-  /** Arguments that are the same for every call (namespaces, system folders, /etc, /dev, /proc). */
-  fixedArgs: string[];
-  /** Read-only binds of the Node runtime and the mcporter launcher's packages. */
-  runtimeArgs: string[];
-  /** The preload (undici) is available: allowed hosts work for Node's fetch too. */
-  undiciEntry: string | undefined;
-  canDisableUserns: boolean;
-  /** The passwd/group folder of each home (see `userFiles`). */
-  userFiles: Map<string, string>;
-  /** The worker runs as root. */
-  root: boolean;
-  /** Folders no bind may hold (real paths). */
-  protectedPaths: readonly string[];
-}
-
 /**
  * Makes the command sandbox. Nothing happens until the first `status()` or `prepareCall()`: then it finds
  * bubblewrap, copies the needed parts of `/etc`, prepares cgroups and runs `true` inside once to prove it works.
@@ -161,9 +100,41 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
       if (!('unavailable' in outcome)) prepared = outcome;
       return outcome;
     }));
+  /** A launcher started ahead of the next call (in its cgroup already), so that call does not wait for that. */
+  let spare: Launcher | undefined;
+  let launcherNumber = 0;
+  const nextLauncher = (outcome: Ready): Launcher => {
+    launcherNumber += 1;
+    return newLauncher(outcome, `call-${launcherNumber}`);
+  };
+  const takeLauncher = (outcome: Ready) => (): Launcher => {
+    const taken = spare !== undefined && spare.waiting() ? spare : undefined;
+    if (spare !== undefined && taken === undefined) dropLauncher(spare);
+    spare = undefined;
+    // The next one starts once this call is under way.
+    setImmediate(() => {
+      if (closed || spare !== undefined) return;
+      try {
+        spare = nextLauncher(outcome);
+      } catch {
+        // the next call starts its own
+      }
+    });
+    return taken ?? nextLauncher(outcome);
+  };
+  const dropLauncher = (launcher: Launcher): void => {
+    dismissLauncher(launcher);
+    if (launcher.cgroup !== undefined) {
+      const removal = launcher.cgroup.remove();
+      removals.add(removal);
+      void removal.finally(() => removals.delete(removal));
+    }
+  };
   const closeSync = (): void => {
     if (prepared === undefined || closed) return;
     closed = true;
+    if (spare !== undefined) dismissLauncher(spare);
+    spare = undefined;
     if (prepared.cgroups !== undefined) removeCgroupParent(prepared.cgroups);
     removeSandboxState(prepared.state);
   };
@@ -188,13 +159,15 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
       if ('unavailable' in outcome) throw new SandboxUnavailableError(outcome.unavailable);
       if (closed) throw new SandboxUnavailableError('The command sandbox was closed: the worker is shutting down.');
       callNumber += 1;
-      return placeCall(outcome, request, `call-${callNumber}`, options, (removal) => {
+      return placeCall(outcome, request, `call-${callNumber}`, options.resolveHost, takeLauncher(outcome), (removal) => {
         removals.add(removal);
         void removal.finally(() => removals.delete(removal));
       });
     },
     async close() {
       if (ready !== undefined) await ready;
+      if (spare !== undefined) dropLauncher(spare);
+      spare = undefined;
       await Promise.all(removals);
       closeSync();
     },
@@ -226,10 +199,11 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
   const cgroups = options.noCgroups === true ? undefined : createCgroupParent(name);
   if (cgroups !== undefined) sweepDeadCgroups(cgroups);
   const architecture = seccompArchitecture();
-  const dash = findProgram('dash');
-  const launcher = dash === undefined
-    ? { shell: '/bin/bash', script: launcherScript('-u'), fileBlockBytes: 1024 }
-    : { shell: dash, script: launcherScript('-p'), fileBlockBytes: 512 };
+  const bash = findProgram('bash');
+  if (bash === undefined) {
+    removeSandboxState(state);
+    return { unavailable: 'The command sandbox needs bash (it starts each sandbox): install bash.' };
+  }
   const undiciEntry = resolvePackageEntry('undici');
   writeFileSync(path.join(state.dir, 'empty'), '', { mode: 0o444 });
   const net = path.join(state.dir, 'net');
@@ -244,7 +218,7 @@ async function prepare(options: CommandSandboxOptions, name: string): Promise<Re
     version,
     state,
     cgroups,
-    launcher,
+    bash,
     uid,
     gid,
     userName: root ? 'agent' : safeUserName(),
@@ -296,275 +270,19 @@ async function trialRun(ready: Ready): Promise<string | undefined> {
   const removals: Promise<void>[] = [];
   try {
     const limits = { memoryBytes: 256 * 1024 * 1024, maxProcesses: 64, cpuSeconds: 10, maxFileBytes: 1024 * 1024, tmpBytes: 1024 * 1024 };
-    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits }, 'trial', {}, (removal) => removals.push(removal));
+    call = await placeCall(ready, { home, shell: '/bin/sh', command: 'true', allowHosts: [], limits }, 'trial', undefined, () => newLauncher(ready, 'trial'), (removal) => removals.push(removal));
   } catch (error) {
     return (error as Error).message;
   }
   try {
-    const result = await runQuiet(call.file, call.args, call.inputs, call.started);
+    const child = await call.launch({ PATH: '/usr/bin:/bin' });
+    const result = await outcomeOf(child);
     return result.code === 0 ? undefined : (result.stderr.trim().split('\n').at(-1) ?? `exit code ${String(result.code)}`);
+  } catch (error) {
+    return (error as Error).message;
   } finally {
     await call.release();
     await Promise.all(removals);
   }
 }
 
-/** Namespaces, identity, the system folders read-only, the /etc snapshot, /dev and /proc. */
-function fixedArguments(options: { state: SandboxState; root: boolean; uid: number; gid: number; canDisableUserns: boolean }): string[] {
-  const args = ['--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try'];
-  if (options.canDisableUserns) args.push('--disable-userns');
-  args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--uid', String(options.uid), '--gid', String(options.gid), '--hostname', 'sandbox');
-  args.push('--ro-bind', '/usr', '/usr');
-  for (const top of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
-    let info;
-    try {
-      info = lstatSync(top);
-    } catch {
-      continue;
-    }
-    if (info.isSymbolicLink()) args.push('--symlink', readlinkSync(top), top);
-    else if (info.isDirectory()) args.push('--ro-bind', top, top);
-  }
-  args.push('--ro-bind', options.state.etc, '/etc');
-  if (options.state.dev !== undefined) args.push('--dev-bind', options.state.dev, '/dev', '--tmpfs', '/dev/shm');
-  else args.push('--dev', '/dev');
-  args.push('--proc', '/proc');
-  // bubblewrap already makes /proc/sys, sysrq-trigger, irq and bus read-only; hide what tells of the host or its keys.
-  // (kcore, kmsg and kallsyms' addresses need capabilities the sandbox never has.)
-  for (const entry of ['/proc/keys', '/proc/key-users', '/proc/timer_list', '/proc/sched_debug']) {
-    if (existsSync(entry)) args.push('--ro-bind', path.join(options.state.dir, 'empty'), entry);
-  }
-  return args;
-}
-
-/** Read-only binds of the Node runtime (when outside /usr) and the packages the mcporter launcher and the fetch preload load. */
-function runtimeArguments(protectedPaths: readonly string[], undiciEntry: string | undefined): string[] {
-  const binds = new Set<string>();
-  const node = realOrSelf(process.execPath);
-  if (!node.startsWith('/usr/')) {
-    binds.add(node);
-    const globalModules = path.join(path.dirname(path.dirname(node)), 'lib', 'node_modules');
-    if (existsSync(globalModules)) binds.add(globalModules);
-  }
-  const packageRoot = packageDir('@core/tools-computer');
-  if (packageRoot !== undefined) binds.add(packageRoot);
-  const mcporter = packageRoot === undefined ? undefined : installedPackage(packageRoot, 'mcporter');
-  for (const entry of [mcporter, undiciEntry]) {
-    if (entry === undefined) continue;
-    const topModules = topNodeModules(entry);
-    if (topModules !== undefined) binds.add(topModules);
-  }
-  const args: string[] = [];
-  const kept = [...binds].filter((bind) => !protectedPaths.some((hidden) => isInside(bind, hidden)));
-  for (const bind of kept) {
-    // A bind inside another one is already visible.
-    if (kept.some((other) => other !== bind && isInside(other, bind))) continue;
-    args.push('--ro-bind', bind, bind);
-  }
-  if (process.execPath !== node) args.push('--symlink', node, process.execPath);
-  return args;
-}
-
-async function placeCall(
-  ready: Ready,
-  request: SandboxCallRequest,
-  callName: string,
-  options: CommandSandboxOptions,
-  removing: (removal: Promise<void>) => void = () => undefined,
-): Promise<SandboxedCall> {
-  const { limits } = request;
-  const exposed = ready.protectedPaths.find((hidden) => isInside(realOrSelf(request.home), hidden));
-  if (exposed !== undefined) {
-    throw new Error(`the home folder ${request.home} holds ${exposed}, which commands must never see; give the agent a folder of its own`);
-  }
-  let cgroup: CallCgroup | undefined;
-  if (ready.cgroups !== undefined) cgroup = createCallCgroup(ready.cgroups, callName, { memoryBytes: limits.memoryBytes, maxProcesses: limits.maxProcesses });
-  let proxy: NetworkProxy | undefined;
-  try {
-    if (request.allowHosts.length > 0) {
-      proxy = await startNetworkProxy({
-        socketPath: path.join(ready.state.sockets, `${callName}-${randomUUID().slice(0, 8)}.sock`),
-        allowHosts: request.allowHosts,
-        ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
-      });
-    }
-  } catch (error) {
-    await cgroup?.remove();
-    throw error;
-  }
-  const home = request.home;
-  const args = [...ready.fixedArgs];
-  args.push('--perms', '1777', '--size', String(Math.floor(limits.tmpBytes)), '--tmpfs', '/tmp');
-  args.push('--ro-bind', userFiles(ready.state, ready.userFiles, { name: ready.userName, uid: ready.uid, gid: ready.gid, home }), '/etc/ankole-user');
-  args.push(...ready.runtimeArgs);
-  args.push('--bind', home, home, '--chdir', home);
-  let command = [request.shell, '-c', request.command];
-  if (proxy !== undefined) {
-    args.push('--ro-bind', path.join(ready.state.dir, 'net'), SANDBOX_NET_DIR, '--ro-bind', proxy.socketPath, `${SANDBOX_NET_DIR}/proxy.sock`);
-    const preload = ready.undiciEntry === undefined ? '' : `${SANDBOX_NET_DIR}/fetch-proxy.mjs`;
-    command = [process.execPath, `${SANDBOX_NET_DIR}/bridge.mjs`, `${SANDBOX_NET_DIR}/proxy.sock`, preload, ...command];
-  }
-  // Descriptor 3: the seccomp program (empty without one); 4: the launcher's go, once it is in the cgroup.
-  const inputs: Buffer[] = [ready.seccomp ?? Buffer.alloc(0)];
-  if (ready.seccomp !== undefined) args.push('--seccomp', '3');
-  if (cgroup !== undefined) inputs.push(Buffer.alloc(0));
-  // Without a cgroup, the process limit falls back to RLIMIT_NPROC. It counts every task of the user (all sandboxes
-  // of this worker and the worker's own), so it is set above what runs now by the limit. (It does not bind root.)
-  const processLimit = cgroup === undefined && !ready.root ? String(userTasks() + limits.maxProcesses) : '-';
-  const launcherArgs = [
-    '-c',
-    ready.launcher.script,
-    'ankole-sandbox',
-    String(Math.max(1, Math.ceil(limits.cpuSeconds))),
-    String(Math.max(1, Math.floor(limits.maxFileBytes / ready.launcher.fileBlockBytes))),
-    processLimit,
-    cgroup === undefined ? '0' : '1',
-    '--',
-    ready.bwrap,
-    ...args,
-    '--',
-    ...command,
-  ];
-  return {
-    file: ready.launcher.shell,
-    args: launcherArgs,
-    inputs,
-    async started(pid, stdio) {
-      if (cgroup === undefined) return;
-      await Promise.all(cgroup.joinFiles.map((file) => writeFile(file, String(pid))));
-      const go = stdio[4] as NodeJS.WritableStream | null | undefined;
-      go?.end('go\n');
-    },
-    limitsHit: () => cgroup?.limitsHit() ?? [],
-    networkRefusals: () => proxy?.refusals ?? [],
-    release: async () => {
-      await proxy?.close();
-      if (cgroup !== undefined) removing(cgroup.remove());
-    },
-  };
-}
-
-/**
- * Tasks (threads) of this uid now (what RLIMIT_NPROC counts), from /proc; 0 when unknown. Only read where the
- * process limit falls back to RLIMIT_NPROC (no writable cgroup, not root).
- */
-function userTasks(): number {
-  const uid = process.getuid?.();
-  if (uid === undefined) return 0;
-  let tasks = 0;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (statSync(`/proc/${entry}`).uid !== uid) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // num_threads: the 18th field after "pid (comm)".
-      tasks += Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[17]) || 1;
-    } catch {
-      // gone
-    }
-  }
-  return tasks;
-}
-
-const require_ = createRequire(import.meta.url);
-
-function resolvePackageEntry(specifier: string): string | undefined {
-  try {
-    return realpathSync(require_.resolve(specifier));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Where `name` is installed as seen from `fromDir` (Node's lookup: `node_modules/<name>` in it and each folder above), real path. */
-function installedPackage(fromDir: string, name: string): string | undefined {
-  for (let dir = fromDir; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'node_modules', name);
-    if (existsSync(candidate)) return realOrSelf(candidate);
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
-
-function packageDir(name: string): string | undefined {
-  const manifest = resolvePackageEntry(`${name}/package.json`);
-  return manifest === undefined ? undefined : path.dirname(manifest);
-}
-
-/** The outermost `node_modules` folder on a path (where every dependency of a package installed there can be found). */
-function topNodeModules(file: string): string | undefined {
-  const parts = file.split(path.sep);
-  const index = parts.indexOf('node_modules');
-  return index === -1 ? undefined : parts.slice(0, index + 1).join(path.sep);
-}
-
-function realOrSelf(entry: string): string {
-  try {
-    return realpathSync(entry);
-  } catch {
-    return path.resolve(entry);
-  }
-}
-
-function safeUserName(): string {
-  try {
-    const name = os.userInfo().username;
-    return /^[a-z_][a-z0-9_-]*$/i.test(name) ? name : 'agent';
-  } catch {
-    return 'agent';
-  }
-}
-
-function findProgram(program: string): string | undefined {
-  const folders = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/bin', '/bin', '/usr/local/bin'];
-  for (const folder of folders) {
-    if (folder === '') continue;
-    const candidate = path.join(folder, program);
-    try {
-      accessSync(candidate, fsConstants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-function runQuiet(
-  file: string,
-  args: readonly string[],
-  inputs: readonly Buffer[] = [],
-  started?: SandboxedCall['started'],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe', ...inputs.map(() => 'pipe' as const)] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    writeInputs(child.stdio, inputs);
-    if (started !== undefined && child.pid !== undefined) {
-      started(child.pid, child.stdio).catch((error: unknown) => {
-        stderr += `ankole sandbox: ${(error as Error).message}\n`;
-        child.kill('SIGKILL');
-      });
-    }
-    child.on('error', (error) => resolve({ code: null, stdout, stderr: error.message }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** Writes each non-empty input into its descriptor (3, 4, …) and closes it; an empty one is left open (the launcher's go). */
-export function writeInputs(stdio: readonly unknown[], inputs: readonly Buffer[]): void {
-  inputs.forEach((input, index) => {
-    const stream = stdio[index + 3] as (NodeJS.WritableStream & { on(event: 'error', listener: () => void): void }) | null | undefined;
-    if (stream === null || stream === undefined) return;
-    stream.on('error', () => undefined);
-    if (index === 0 || input.length > 0) stream.end(input);
-  });
-}

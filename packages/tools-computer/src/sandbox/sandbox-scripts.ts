@@ -33,22 +33,3 @@ server.listen(0, '127.0.0.1', () => {
 export function fetchPreloadScript(undiciEntry: string): string {
   return `import { EnvHttpProxyAgent, setGlobalDispatcher } from ${JSON.stringify(undiciEntry)};\nsetGlobalDispatcher(new EnvHttpProxyAgent());\n`;
 }
-
-/**
- * The launcher: the first process of every sandboxed call, run by `sh` (dash where present) outside the sandbox.
- * Arguments: CPU seconds, file size in the shell's `ulimit -f` blocks, process limit (`-` for none), whether to wait
- * for the worker to place it in the call's cgroup (`1`: it reads `go` on descriptor 4 once the worker has written
- * its pid into the cgroup, which overlaps the kernel's slow cgroup move with this shell's start), `--`, and the
- * bubblewrap command line it becomes. It sets the limits (inherited by everything the command starts), makes itself
- * the OOM killer's first choice, waits, then `exec`s bubblewrap, so the pid the worker holds is bubblewrap's.
- */
-export function launcherScript(processLimitFlag: string): string {
-  return [
-    'c=$1; f=$2; p=$3; w=$4; shift 5',
-    'ulimit -S -t $c && ulimit -H -t $((c + 5)) && ulimit -f $f || { echo "ankole sandbox: cannot set the CPU and file size limits" >&2; exit 125; }',
-    `[ "$p" = - ] || ulimit ${processLimitFlag} $p || { echo "ankole sandbox: cannot set the process limit" >&2; exit 125; }`,
-    'echo 1000 > /proc/self/oom_score_adj 2>/dev/null',
-    'if [ "$w" = 1 ]; then read -r go <&4 && [ "$go" = go ] || { echo "ankole sandbox: not placed in the cgroup of the call" >&2; exit 125; }; exec 4<&-; fi',
-    'exec "$@"',
-  ].join('\n');
-}
