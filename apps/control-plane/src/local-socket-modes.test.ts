@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serveControlPlane } from './serve-control-plane.js';
 
 const health = (socketPath: string) =>
@@ -24,15 +24,20 @@ describe('the control plane on a Unix socket: only its owner can ever connect', 
   let plane: ControlPlane;
   let folder: string;
 
-  beforeEach(async () => {
+  // One control plane for the file (the tests only serve it); a fresh folder for each test.
+  beforeAll(async () => {
     plane = await planes.open();
+  });
+  beforeEach(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'ankole-socket-'));
   });
   afterEach(async () => {
-    await planes.cleanup();
     await rm(folder, { recursive: true, force: true });
   });
-  afterAll(() => planes.close());
+  afterAll(async () => {
+    await planes.cleanup();
+    await planes.close();
+  });
 
   it('creates the socket 0600 under umask 000, leaving no folder behind, and removes it on close', async () => {
     const socketPath = path.join(folder, 'db.sock');
