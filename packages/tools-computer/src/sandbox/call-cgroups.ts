@@ -11,7 +11,8 @@ export interface CallCgroup {
   /** The files the command's first process is moved in by (its pid written there; v1: `tasks` of both; v2: `cgroup.procs`). */
   joinFiles: string[];
   /**
-   * Sets the call's memory and process limits.
+   * Sets the call's memory and process limits (nothing to write when they are those set already: a launcher made
+   * ahead gets the last call's limits then).
    * @throws Error when the kernel refuses them.
    */
   setLimits(limits: { memoryBytes: number; maxProcesses: number }): void;
@@ -145,21 +146,26 @@ export function createCallCgroup(parent: CgroupParent, name: string): CallCgroup
   const [memoryDir, pidsDir] = parent.version === 1 ? (dirs as [string, string]) : [dirs[0]!, dirs[0]!];
   const oomKills = (): number => counter(path.join(memoryDir, parent.version === 1 ? 'memory.oom_control' : 'memory.events'), 'oom_kill');
   const refusedForks = (): number => counter(path.join(pidsDir, 'pids.events'), 'max');
+  let current: { memory: number; processes: number } | undefined;
   return {
     joinFiles: parent.version === 1 ? [path.join(memoryDir, 'tasks'), path.join(pidsDir, 'tasks')] : [path.join(memoryDir, 'cgroup.procs')],
     setLimits(limits) {
-      const memory = String(Math.floor(limits.memoryBytes));
+      const memory = Math.floor(limits.memoryBytes);
+      const processes = Math.floor(limits.maxProcesses);
+      if (current?.memory === memory && current.processes === processes) return;
       if (parent.version === 1) {
-        // From unlimited: the memory limit first (memsw may never be below it).
-        writeFileSync(path.join(memoryDir, 'memory.limit_in_bytes'), memory);
+        // memsw may never be below the memory limit: lower the limit first, raise memsw first.
         const swap = path.join(memoryDir, 'memory.memsw.limit_in_bytes');
-        if (existsSync(swap)) writeFileSync(swap, memory);
+        const writes = [path.join(memoryDir, 'memory.limit_in_bytes'), ...(existsSync(swap) ? [swap] : [])];
+        if (current !== undefined && memory > current.memory) writes.reverse();
+        for (const file of writes) writeFileSync(file, String(memory));
       } else {
-        writeFileSync(path.join(memoryDir, 'memory.max'), memory);
+        writeFileSync(path.join(memoryDir, 'memory.max'), String(memory));
         const swap = path.join(memoryDir, 'memory.swap.max');
         if (existsSync(swap)) writeFileSync(swap, '0');
       }
-      writeFileSync(path.join(pidsDir, 'pids.max'), String(Math.floor(limits.maxProcesses)));
+      writeFileSync(path.join(pidsDir, 'pids.max'), String(processes));
+      current = { memory, processes };
     },
     limitsHit() {
       const hit: ('memory' | 'processes')[] = [];

@@ -103,9 +103,11 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
   /** A launcher started ahead of the next call (in its cgroup already), so that call does not wait for that. */
   let spare: Launcher | undefined;
   let launcherNumber = 0;
+  /** The limits of the last call: the next launcher's cgroup gets them ahead (most calls have the same). */
+  let lastLimits: SandboxCallRequest['limits'] | undefined;
   const nextLauncher = (outcome: Ready): Launcher => {
     launcherNumber += 1;
-    return newLauncher(outcome, `call-${launcherNumber}`);
+    return newLauncher(outcome, `call-${launcherNumber}`, lastLimits);
   };
   const takeLauncher = (outcome: Ready) => (): Launcher => {
     const taken = spare !== undefined && spare.waiting() ? spare : undefined;
@@ -159,6 +161,7 @@ export function createCommandSandbox(options: CommandSandboxOptions = {}): Comma
       if ('unavailable' in outcome) throw new SandboxUnavailableError(outcome.unavailable);
       if (closed) throw new SandboxUnavailableError('The command sandbox was closed: the worker is shutting down.');
       callNumber += 1;
+      lastLimits = request.limits;
       return placeCall(outcome, request, `call-${callNumber}`, options.resolveHost, takeLauncher(outcome), (removal) => {
         removals.add(removal);
         void removal.finally(() => removals.delete(removal));

@@ -78,10 +78,11 @@ export interface Ready {
   protectedPaths: readonly string[];
 }
 
-/** Starts a launcher for a later call, in a cgroup of its own (made here) when the sandbox has cgroups. */
-export function newLauncher(ready: Ready, cgroupName: string): Launcher {
+/** Starts a launcher for a later call, in a cgroup of its own (made here, with `presetLimits` when given) when the sandbox has cgroups. */
+export function newLauncher(ready: Ready, cgroupName: string, presetLimits?: SandboxCallLimits): Launcher {
   const cgroup = ready.cgroups === undefined ? undefined : createCallCgroup(ready.cgroups, cgroupName);
   try {
+    if (presetLimits !== undefined) cgroup?.setLimits({ memoryBytes: presetLimits.memoryBytes, maxProcesses: presetLimits.maxProcesses });
     return startLauncher({ bash: ready.bash, bwrap: ready.bwrap, cgroup });
   } catch (error) {
     void cgroup?.remove();
