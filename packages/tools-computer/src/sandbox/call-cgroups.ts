@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from './process-alive.js';
 
 /** Where per-call cgroups are made: cgroup v1 (a memory and a pids hierarchy) or v2 (one unified tree). */
 export type CgroupParent =
@@ -122,15 +123,6 @@ function removeEmptyCgroup(dir: string): void {
     rmdirSync(dir);
   } catch {
     // gone already, or a process is still in it
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from './process-alive.js';
 
 /**
  * The parts of `/etc` a command's programs need (dynamic loader, name service, TLS roots, time zone, shells,
@@ -132,15 +133,6 @@ function sweepDeadStates(base: string): void {
     } catch {
       // gone meanwhile
     }
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
