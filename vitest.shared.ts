@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /** What a package's test configuration may add to the shared one. */
@@ -31,4 +33,15 @@ export function packageTestConfig(options: PackageTestOptions = {}): ViteUserCon
       hookTimeout: 60_000,
     },
   });
+}
+
+/** The newest modification time (ms) of the files under `folder`, tests left out: a global setup rebuilds what is older. */
+export function newestSource(folder: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
 }

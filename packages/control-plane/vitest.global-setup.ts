@@ -1,21 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestSource } from '../../vitest.shared';
 import { setupTestPostgres } from './src/testing.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-
-function newestSource(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
 
 /**
  * The sandbox threads load the built `dist/sandbox-worker.js` (a thread cannot load the TypeScript sources). Under
