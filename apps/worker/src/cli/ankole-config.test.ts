@@ -108,7 +108,7 @@ describe('config files', () => {
     expect(await refusal()).toContain('"aprove" is not a setting (did you mean approve?)');
     await writeConfig(userFile(), {});
     await writeConfig(agentFile('ops'), { aprovals: {}, model: 'm' });
-    expect(await refusal('ops')).toMatch(/"aprovals" is not a setting \(did you mean approvals\?\); the settings of this file are .*, skills, approvals\.$/);
+    expect(await refusal('ops')).toMatch(/"aprovals" is not a setting \(did you mean approvals\?\); the settings of this file are .*, skills, .*approvals\.$/);
     await writeConfig(agentFile('ops'), { web: { serch: 'brave' } });
     expect(await refusal('ops')).toContain('"web.serch" is not a setting (did you mean web.search?)');
     await writeConfig(agentFile('ops'), { approvals: { allow: ['command'] } });
