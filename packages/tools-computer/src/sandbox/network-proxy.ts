@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { chmodSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { createServer, type IncomingMessage, request as httpRequest } from 'node:http';
+import { connect, isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { blockedAddressReason } from '@core/tools-web';
 
@@ -51,7 +51,7 @@ export async function startNetworkProxy(options: { socketPath: string; allowHost
     if (!hostAllowed(options.allowHosts, bare)) return { refused: `${bare} is not in this agent's allowed hosts (commands.allowHosts, --allow-host)` };
     let addresses: string[];
     try {
-      addresses = net.isIP(bare) === 0 ? await resolve(bare) : [bare];
+      addresses = isIP(bare) === 0 ? await resolve(bare) : [bare];
     } catch {
       return { refused: `${bare} does not resolve` };
     }
@@ -68,7 +68,7 @@ export async function startNetworkProxy(options: { socketPath: string; allowHost
     socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   };
 
-  const server = http.createServer((request, response) => {
+  const server = createServer((request, response) => {
     void (async () => {
       let target: URL;
       try {
@@ -86,7 +86,7 @@ export async function startNetworkProxy(options: { socketPath: string; allowHost
       }
       const headers = { ...request.headers };
       for (const name of Object.keys(headers)) if (name.startsWith('proxy-')) delete headers[name];
-      const upstream = http.request(
+      const upstream = httpRequest(
         { host: vetted.address, port: target.port === '' ? 80 : Number(target.port), method: request.method, path: `${target.pathname}${target.search}`, headers, setHost: false },
         (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -100,7 +100,7 @@ export async function startNetworkProxy(options: { socketPath: string; allowHost
       request.pipe(upstream);
     })();
   });
-  server.on('connect', (request: http.IncomingMessage, client: Duplex, head: Buffer) => {
+  server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
@@ -115,7 +115,7 @@ export async function startNetworkProxy(options: { socketPath: string; allowHost
         refuse(client, vetted.refused);
         return;
       }
-      const upstream = net.connect({ host: vetted.address, port: Number(match[2]) });
+      const upstream = connect({ host: vetted.address, port: Number(match[2]) });
       sockets.add(upstream);
       upstream.on('close', () => sockets.delete(upstream));
       upstream.once('connect', () => {
