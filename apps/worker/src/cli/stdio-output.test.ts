@@ -83,7 +83,8 @@ describe('the CLI printing into a pipe', () => {
     const loaded = path.join(scratch, 'loaded.json');
     const preload = path.join(scratch, 'preload.cjs');
     await writeFile(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(loaded)}, JSON.stringify(process.moduleLoadList)));\n`);
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, ANKOLE_COMPILE_CACHE: 'off' };
+    // Commands unsandboxed: `ankole tools` otherwise probes the sandbox with a child process, which loads `net` itself.
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, ANKOLE_COMPILE_CACHE: 'off', ANKOLE_UNSANDBOXED_COMMANDS: '1' };
     const run = (closeEarly: boolean) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, ['-r', preload, CLI_PATH, 'tools'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
