@@ -1,9 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/start.ts'],
   format: ['esm'],
-  dts: true,
   sourcemap: true,
   clean: true,
   target: 'node20',

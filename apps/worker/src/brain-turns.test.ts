@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ClaimedTask } from '@core/control-plane';
+import type { ClaimedTask } from '@core/control-plane-client';
 import { controlPlanes } from '@core/control-plane/testing';
 import { createOpenAIResponsesGateway, type AnyWorkerAgentTool } from '@core/runtime';
 import { functionCallOutputs, reply, startTestModelServer } from '@core/testkit';

@@ -1,4 +1,5 @@
-import type { ClaimedTask, ControlPlane, JsonValue, WorkflowRecord } from '@core/control-plane';
+import type { ClaimedTask, JsonValue, WorkflowRecord } from '@core/control-plane-client';
+import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
 import { createOpenAIResponsesGateway } from '@core/runtime';
 import { createRequestValidator, officialOpenapiDocument, functionCallOutputs, lastUserText, reply, startTestModelServer, type ScriptStep, type TestModelServer } from '@core/testkit';

@@ -1,4 +1,4 @@
-import { ControlPlaneConflictError, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane';
+import { ControlPlaneConflictError, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane-client';
 import {
   runAgentLoop,
   type AgentEvent,

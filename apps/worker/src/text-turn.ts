@@ -8,7 +8,7 @@ import {
   type ModelGateway,
   type ResponseInputItem,
 } from '@core/runtime';
-import type { ControlPlaneClient } from '@core/control-plane';
+import type { ControlPlaneClient } from '@core/control-plane-client';
 import { createComputerTools, loadSkills, projectSkills, type SkillProblem } from '@core/tools-computer';
 import { createFileTodoStore, createTodoTool, formatTodoList, todoProgress } from '@core/tools-todo';
 import { createWebTools } from '@core/tools-web';

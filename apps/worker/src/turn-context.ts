@@ -1,4 +1,4 @@
-import type { ControlPlaneClient } from '@core/control-plane';
+import type { ControlPlaneClient } from '@core/control-plane-client';
 import type { AnyWorkerAgentTool } from '@core/runtime';
 import type { CommandSandbox, ComputerLimits } from '@core/tools-computer';
 import type { WebProfile } from '@core/tools-web';

@@ -10,7 +10,8 @@
 //   PostgreSQL) loop over advances.runNext and tasks.claim + submit with an empty result until the workflow succeeds.
 import { randomBytes } from 'node:crypto';
 import { newQuickJSWASMModule } from 'quickjs-emscripten';
-import { createControlPlane, createPGliteDriver, DEFAULT_WORKFLOW_LIMITS } from '@core/control-plane';
+import { createControlPlane, createPGliteDriver } from '@core/control-plane';
+import { DEFAULT_WORKFLOW_LIMITS } from '@core/control-plane-client';
 import { startTestPostgres } from '@core/control-plane/testing';
 
 const quick = process.argv.includes('--quick');

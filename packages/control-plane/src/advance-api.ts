@@ -1,9 +1,15 @@
-import { parseInput } from './input-schemas.js';
-import { findUnstorableText, replaceUnstorableText } from './unstorable-text.js';
+import {
+  findUnstorableText,
+  parseInput,
+  replaceUnstorableText,
+  workflowInputSchemas,
+  type AdvanceApi,
+  type AdvanceReport,
+  type WorkflowLogLine,
+  type WorkflowStatus,
+} from '@core/control-plane-client';
 import type { SqlExecutor } from './sql-driver.js';
-import type { AdvanceApi, AdvanceReport, WorkflowLogLine, WorkflowStatus } from './workflow-client.js';
 import type { WorkflowEngineOptions } from './workflow-engine.js';
-import { workflowInputSchemas } from './workflow-input-schemas.js';
 import { journaledTask, type TaskRow, type WorkflowRow } from './workflow-records.js';
 import type { ScriptRun } from './workflow-sandbox.js';
 import {

@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { ApprovalApi, ApprovalDecisionRecord, ApprovalRecord, ApprovedCallOutput, HeldCall, JobRecord } from './control-plane-client.js';
-import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
-import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
+import {
+  ControlPlaneInputError,
+  ControlPlaneNotFoundError,
+  inputSchemas,
+  isUuid,
+  parseInput,
+  workflowInputSchemas,
+  type ApprovalApi,
+  type ApprovalDecisionRecord,
+  type ApprovalRecord,
+  type ApprovedCallOutput,
+  type HeldCall,
+  type JobRecord,
+  type TaskRecord,
+} from '@core/control-plane-client';
 import { leaseConflict } from './lease-conflict.js';
 import { isoTime, jobRecord, type JobRow } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 import type { TurnQueue } from './turn-queue.js';
-import type { TaskRecord } from './workflow-client.js';
-import { workflowInputSchemas } from './workflow-input-schemas.js';
 import { taskRecord, type TaskRow } from './workflow-records.js';
 
 /** What a held call belongs to: a background job or a workflow task (the `approval` row's `job_id` or `task_id`). */

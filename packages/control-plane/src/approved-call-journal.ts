@@ -1,6 +1,5 @@
 import { ownerColumn, type ApprovalOwner } from './approval-api.js';
-import type { ApprovedCallOutput, ApprovedCallStart } from './control-plane-client.js';
-import { isUuid } from './input-schemas.js';
+import { isUuid, type ApprovedCallOutput, type ApprovedCallStart } from '@core/control-plane-client';
 import { leaseLost, sameLease } from './lease-conflict.js';
 import type { SqlDriver } from './sql-driver.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
+import { ControlPlaneInputError, ControlPlaneNotFoundError } from '@core/control-plane-client';
 import { controlPlanes } from './testing.js';
 import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
 

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { BrainApi, BrainPage, BrainPageSummary } from './brain-client.js';
-import { brainInputSchemas } from './brain-input-schemas.js';
+import {
+  brainInputSchemas,
+  ControlPlaneInputError,
+  ControlPlaneNotFoundError,
+  isUuid,
+  parseInput,
+  type BrainApi,
+  type BrainPage,
+  type BrainPageSummary,
+} from '@core/control-plane-client';
 import { brainPage, brainPageSummary, pageSlice, type BrainPageRow } from './brain-records.js';
 import { recallPages } from './brain-recall.js';
-import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
-import { isUuid, parseInput } from './input-schemas.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 
 /** What the Brain API needs. */

@@ -1,4 +1,4 @@
-import type { RecallHit, RecallMode, RecallResult } from './brain-client.js';
+import type { RecallHit, RecallMode, RecallResult } from '@core/control-plane-client';
 import { isoTime } from './records.js';
 import type { SqlExecutor } from './sql-driver.js';
 

@@ -1,5 +1,4 @@
-import type { BrainPage, BrainPageSlice, BrainPageSummary } from './brain-client.js';
-import { ControlPlaneInputError } from './errors.js';
+import { ControlPlaneInputError, type BrainPage, type BrainPageSlice, type BrainPageSummary } from '@core/control-plane-client';
 import { isoTime } from './records.js';
 
 /** A `brain_page` row as the Brain API selects it (`size` is `char_length(body)`). */

@@ -1,6 +1,6 @@
 import { checkStrictSchema, compileLinearPattern, jsonPathChild, STRICT_KEYWORDS } from '@core/runtime';
 import type { ResultSchemaValidator } from './result-validator.js';
-import type { JsonObject } from './workflow-client.js';
+import type { JsonObject } from '@core/control-plane-client';
 
 /** One reason a result schema is not a closed (strict-mode) shape. */
 export interface ResultSchemaIssue {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlane, type ControlPlane, type ControlPlaneOptions } from './create-control-plane.js';
-import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
+import { ControlPlaneInputError, ControlPlaneNotFoundError } from '@core/control-plane-client';
 import { postgresTestDatabase, sharedPGlite, waitFor, type TestDatabase } from './__fixtures__/test-databases.js';
 import { clientTransport } from './__fixtures__/client-transport.js';
 

@@ -1,9 +1,16 @@
 import { createApprovalApi } from './approval-api.js';
 import { changeChannel, createChangeFeed } from './change-feed.js';
 import { createBrainApi } from './brain-api.js';
-import type { ControlPlaneClient } from './control-plane-client.js';
+import {
+  ControlPlaneFailure,
+  ControlPlaneInputError,
+  DEFAULT_TRANSCRIPT_LIMITS,
+  DEFAULT_WORKFLOW_LIMITS,
+  type ControlPlaneClient,
+  type TranscriptLimits,
+  type WorkflowLimits,
+} from '@core/control-plane-client';
 import { defaultDataDir } from './default-data-dir.js';
-import { ControlPlaneFailure, ControlPlaneInputError } from './errors.js';
 import { failAbandonedJobs, fireDueSchedules } from './fire-due-schedules.js';
 import { createJobApi } from './job-api.js';
 import { checkSchemaName, migrate } from './migrations.js';
@@ -12,13 +19,11 @@ import { createPostgresDriver } from './postgres-driver.js';
 import { createScheduleApi } from './schedule-api.js';
 import type { SqlDriver } from './sql-driver.js';
 import { createTranscriptApi } from './transcript-api.js';
-import { DEFAULT_TRANSCRIPT_LIMITS, type TranscriptLimits } from './transcript-client.js';
 import { startTurnQueue } from './turn-queue.js';
 import { createWorkApi } from './work-api.js';
 import { withLongPolls } from './long-polls.js';
 import { repeatDuty, type RepeatingDuty } from './repeat-duty.js';
 import { createWorkflowEngine } from './workflow-engine.js';
-import { DEFAULT_WORKFLOW_LIMITS, type WorkflowLimits } from './workflow-limits.js';
 
 /** Options of `createControlPlane`. Give one of `driver`, `databaseUrl` or `dataDir` (default: PGlite in `defaultDataDir()`). */
 export interface ControlPlaneOptions {

@@ -1,5 +1,5 @@
 import { open, readFile, rm } from 'node:fs/promises';
-import { ControlPlaneFailure } from './errors.js';
+import { ControlPlaneFailure } from '@core/control-plane-client';
 
 /** A held lock on an embedded database folder. */
 export interface DataDirLock {

@@ -4,7 +4,7 @@ import type { ControlPlane } from './create-control-plane.js';
 import type { SandboxPool } from './sandbox-pool.js';
 import { controlPlanes } from './testing.js';
 import type { TurnQueue } from './turn-queue.js';
-import { DEFAULT_WORKFLOW_LIMITS } from './workflow-limits.js';
+import { DEFAULT_WORKFLOW_LIMITS } from '@core/control-plane-client';
 
 const HANG = "const s = 'a'.repeat(8e6); return s.indexOf('a'.repeat(4e6) + 'b');";
 

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JobApi, JobRecord } from './control-plane-client.js';
-import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
-import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
+import { ControlPlaneInputError, ControlPlaneNotFoundError, inputSchemas, isUuid, parseInput, type JobApi, type JobRecord } from '@core/control-plane-client';
 import { jobRecord, type JobRow } from './records.js';
 import type { SqlDriver } from './sql-driver.js';
 import type { TurnQueue } from './turn-queue.js';

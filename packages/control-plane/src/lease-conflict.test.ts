@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ControlPlane } from './create-control-plane.js';
-import { ControlPlaneConflictError } from './errors.js';
-import { RPC_METHODS, type RpcMethodName } from './rpc-methods.js';
+import { ControlPlaneConflictError, RPC_METHODS, type RpcMethodName } from '@core/control-plane-client';
 import { controlPlanes } from './testing.js';
 import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
 

@@ -1,4 +1,4 @@
-import { ControlPlaneConflictError } from './errors.js';
+import { ControlPlaneConflictError } from '@core/control-plane-client';
 
 /*
  * The one rule for every write under a lease (`work.complete/fail/release/hold`, `tasks.submit/fail/release/hold`, the

@@ -4,7 +4,7 @@ import { clientTransport, viaTransport } from './__fixtures__/client-transport.j
 import { testDatabaseUrl } from './__fixtures__/test-databases.js';
 import { EXAMPLE_WORKFLOW_SCRIPT } from './example-workflow-script.js';
 import { controlPlanes } from './testing.js';
-import { watchJobLease } from './watch-job-lease.js';
+import { watchJobLease } from '@core/control-plane-client';
 
 // Each wait below is longer than the test's own timeout (15 s) and the control plane never re-checks on its own
 // (`longPollRecheckMs` 60 s): a call can only answer in time because the database's change notification woke it.

@@ -1,7 +1,5 @@
-import type { CallOptions, ControlPlaneClient, HeartbeatResult } from './control-plane-client.js';
+import { inputSchemas, parseInput, workflowInputSchemas, type CallOptions, type ControlPlaneClient, type HeartbeatResult } from '@core/control-plane-client';
 import type { ChangeFeed } from './change-feed.js';
-import { inputSchemas, parseInput } from './input-schemas.js';
-import { workflowInputSchemas } from './workflow-input-schemas.js';
 
 /** Options of `withLongPolls`. */
 export interface LongPollOptions {

@@ -1,4 +1,4 @@
-import { ControlPlaneInputError } from './errors.js';
+import { ControlPlaneInputError } from '@core/control-plane-client';
 import type { SqlDriver } from './sql-driver.js';
 
 /** One versioned change to the control plane's tables. */

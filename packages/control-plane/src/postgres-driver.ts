@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { ControlPlaneInputError } from './errors.js';
+import { ControlPlaneInputError } from '@core/control-plane-client';
 import type { SqlDriver, SqlExecutor, SqlResult } from './sql-driver.js';
 
 /** Options of `createPostgresDriver`. */

@@ -1,4 +1,4 @@
-import type { JobRecord, JobStatus, ScheduleRecord, ScheduleStatus } from './control-plane-client.js';
+import type { JobRecord, JobStatus, ScheduleRecord, ScheduleStatus } from '@core/control-plane-client';
 import { describeCron, nextCronRun } from './schedule-timing.js';
 
 /** A `schedule` row as the database returns it. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createResultValidator } from './result-validator.js';
-import type { JsonObject } from './workflow-client.js';
+import type { JsonObject } from '@core/control-plane-client';
 
 describe('createResultValidator', () => {
   it('validates a result property named "__proto__" like any other (Ajv alone skips it), keeping the data', () => {

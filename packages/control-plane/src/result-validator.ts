@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { createLinearRegExpEngine, withProtoKeyRules } from '@core/runtime';
-import type { JsonObject, ResultSchemaProblem } from './workflow-client.js';
+import type { JsonObject, ResultSchemaProblem } from '@core/control-plane-client';
 
 type AjvInstance = InstanceType<typeof Ajv2020Module>;
 type AjvConstructor = new (options: Options) => AjvInstance;

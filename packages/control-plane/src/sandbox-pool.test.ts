@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandboxPool, type SandboxRunInput, type SandboxRunResult } from './sandbox-pool.js';
-import { DEFAULT_WORKFLOW_LIMITS } from './workflow-limits.js';
+import { DEFAULT_WORKFLOW_LIMITS } from '@core/control-plane-client';
 
 // A host far from UTC: the sandbox must not see it. (Set before any thread starts; Node applies it at once.)
 process.env.TZ = 'Asia/Kolkata';

@@ -1,11 +1,9 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { ControlPlaneFailure } from './errors.js';
+import { ControlPlaneFailure, type JsonObject, type ResultSchemaProblem, type WorkflowLimits } from '@core/control-plane-client';
 import type { SandboxJob, SandboxThreadData, SandboxThreadMessage } from './sandbox-protocol.js';
 import { threadCpuTimeMs } from './thread-cpu-time.js';
 import type { JournaledTask, ScriptRun, ScriptRunInput } from './workflow-sandbox.js';
-import type { JsonObject, ResultSchemaProblem } from './workflow-client.js';
-import type { WorkflowLimits } from './workflow-limits.js';
 
 /** A run of a workflow script in a sandbox thread: what it did, or why the pool ended it. */
 export type SandboxRunResult =

@@ -1,4 +1,4 @@
-import type { JsonObject, ResultSchemaProblem } from './workflow-client.js';
+import type { JsonObject, ResultSchemaProblem } from '@core/control-plane-client';
 import type { JournaledTask, ScriptRun, ScriptRunInput } from './workflow-sandbox.js';
 
 /** What a sandbox thread is started with (its `workerData`). */

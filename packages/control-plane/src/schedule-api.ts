@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ScheduleApi, ScheduleRecord } from './control-plane-client.js';
-import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
-import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
+import {
+  ControlPlaneInputError,
+  ControlPlaneNotFoundError,
+  inputSchemas,
+  isUuid,
+  parseInput,
+  type ScheduleApi,
+  type ScheduleRecord,
+} from '@core/control-plane-client';
 import { scheduleRecord, type ScheduleRow } from './records.js';
 import { planCronSchedule, planOneTimeSchedule } from './schedule-timing.js';
 import type { SqlDriver } from './sql-driver.js';

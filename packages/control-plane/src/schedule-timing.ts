@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import cronstrue from 'cronstrue';
-import { ControlPlaneInputError } from './errors.js';
+import { ControlPlaneInputError } from '@core/control-plane-client';
 
 /** When a schedule runs, as computed from its cron expression or its one-time date. */
 export interface ScheduleTiming {

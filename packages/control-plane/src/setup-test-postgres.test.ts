@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ControlPlaneFailure } from './errors.js';
+import { ControlPlaneFailure } from '@core/control-plane-client';
 import { testDatabaseUrl } from './setup-test-postgres.js';
 import { startTestPostgres } from './start-test-postgres.js';
 

@@ -1,4 +1,4 @@
-import { ControlPlaneFailure } from './errors.js';
+import { ControlPlaneFailure } from '@core/control-plane-client';
 import { startTestPostgres } from './start-test-postgres.js';
 
 function nonEmpty(value: string | undefined): string | undefined {

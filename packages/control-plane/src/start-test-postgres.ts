@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ControlPlaneFailure } from './errors.js';
+import { ControlPlaneFailure } from '@core/control-plane-client';
 import { embeddedPostgresBinaries, oneLine, postgresUser, reachableCopy, type PostgresBinaries, type PostgresRunAs } from './test-postgres-binaries.js';
 
 /** A PostgreSQL server started for one test run. */

@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { holdTask, resumeOf } from './approval-api.js';
 import { finishApprovedCall, startApprovedCall } from './approved-call-journal.js';
-import { ControlPlaneConflictError, ControlPlaneNotFoundError } from './errors.js';
-import { isUuid, parseInput } from './input-schemas.js';
+import {
+  ControlPlaneConflictError,
+  ControlPlaneNotFoundError,
+  isUuid,
+  parseInput,
+  workflowInputSchemas as schemas,
+  type JsonObject,
+  type TaskRecord,
+  type TaskWorkApi,
+} from '@core/control-plane-client';
 import { leaseConflict, leaseLost, sameLease } from './lease-conflict.js';
 import type { SqlExecutor } from './sql-driver.js';
-import type { JsonObject, TaskRecord, TaskWorkApi } from './workflow-client.js';
 import type { WorkflowEngineOptions } from './workflow-engine.js';
-import { workflowInputSchemas as schemas } from './workflow-input-schemas.js';
 import { taskRecord, type TaskRow } from './workflow-records.js';
 import { claimTask, expireTask, findAbandonedTasks, heartbeatTask, releaseTask, settleTask } from './workflow-transitions.js';
 

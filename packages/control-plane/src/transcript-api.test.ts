@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { controlPlanes } from './testing.js';
 import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
-import type { TranscriptEntry } from './transcript-client.js';
+import type { TranscriptEntry } from '@core/control-plane-client';
 
 const at = (second: number) => new Date(Date.UTC(2026, 11, 1, 8, 0, second)).toISOString();
 const entry = (second: number, event: TranscriptEntry['event']): TranscriptEntry => ({ time: at(second), event });

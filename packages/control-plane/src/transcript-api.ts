@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { boundEvent, type AgentEvent } from '@core/runtime';
-import { ControlPlaneNotFoundError } from './errors.js';
-import { isUuid, parseInput } from './input-schemas.js';
+import {
+  ControlPlaneNotFoundError,
+  isUuid,
+  parseInput,
+  transcriptInputSchemas,
+  type TranscriptApi,
+  type TranscriptAttempt,
+  type TranscriptEntry,
+  type TranscriptLimits,
+  type TranscriptRecord,
+} from '@core/control-plane-client';
 import { isoTime } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
-import type { TranscriptApi, TranscriptAttempt, TranscriptEntry, TranscriptLimits, TranscriptRecord } from './transcript-client.js';
-import { transcriptInputSchemas } from './transcript-input-schemas.js';
 
 /** What the transcript API needs. */
 export interface TranscriptApiOptions {

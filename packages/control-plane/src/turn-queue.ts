@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import { ControlPlaneFailure } from './errors.js';
+import { ControlPlaneFailure } from '@core/control-plane-client';
 import { hasLostClaims, holdQueueClaim } from './queue-lease.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
 

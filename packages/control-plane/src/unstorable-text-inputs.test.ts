@@ -1,9 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ControlPlane } from './create-control-plane.js';
-import { ControlPlaneInputError } from './errors.js';
-import { RPC_METHODS, type RpcMethodName } from './rpc-methods.js';
+import { ControlPlaneInputError, errorToWire, RPC_METHODS, type RpcMethodName } from '@core/control-plane-client';
 import { controlPlanes } from './testing.js';
-import { errorToWire } from './wire-error.js';
 import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
 import { BAD, fixtures, spoiled, validInputs } from './__fixtures__/unstorable-text-cases.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createControlPlane, type ControlPlane } from './create-control-plane.js';
 import { createPGliteDriver } from './pglite-driver.js';
 import type { SqlDriver } from './sql-driver.js';
-import { watchJobLease } from './watch-job-lease.js';
+import { watchJobLease } from '@core/control-plane-client';
 
 describe('watchJobLease', () => {
   let driver: SqlDriver;

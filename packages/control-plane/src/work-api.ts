@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { JobRecord, WorkApi } from './control-plane-client.js';
+import { ControlPlaneNotFoundError, inputSchemas, isUuid, parseInput, type JobRecord, type WorkApi } from '@core/control-plane-client';
 import { holdJob, resumeOf } from './approval-api.js';
 import { finishApprovedCall, startApprovedCall } from './approved-call-journal.js';
-import { ControlPlaneNotFoundError } from './errors.js';
-import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
 import { jobRecord, type JobRow } from './records.js';
 import { leaseConflict } from './lease-conflict.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';

@@ -1,9 +1,15 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { ControlPlaneInputError, ControlPlaneNotFoundError } from './errors.js';
-import { isUuid, parseInput } from './input-schemas.js';
-import type { WorkflowApi, WorkflowDetails, JsonValue } from './workflow-client.js';
+import {
+  ControlPlaneInputError,
+  ControlPlaneNotFoundError,
+  isUuid,
+  parseInput,
+  workflowInputSchemas as schemas,
+  type JsonValue,
+  type WorkflowApi,
+  type WorkflowDetails,
+} from '@core/control-plane-client';
 import type { WorkflowEngineOptions } from './workflow-engine.js';
-import { workflowInputSchemas as schemas } from './workflow-input-schemas.js';
 import { workflowDetails, workflowRecord, type TaskRow, type WorkflowRow } from './workflow-records.js';
 import { cancelUnfinishedTasks, cancelWorkflow, countRunningWorkflows, insertWorkflow, queueFinishNotice } from './workflow-transitions.js';
 

@@ -3,7 +3,7 @@ import { controlPlanes } from './testing.js';
 import { clientTransport, viaTransport } from './__fixtures__/client-transport.js';
 import { EXAMPLE_WORKFLOW_SCRIPT } from './example-workflow-script.js';
 import { driveWorkflows } from './__fixtures__/workflow-driver.js';
-import type { ClaimedTask } from './workflow-client.js';
+import type { ClaimedTask } from '@core/control-plane-client';
 import type { ControlPlane } from './create-control-plane.js';
 
 const TEXT = { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } };

@@ -4,9 +4,14 @@ import type { SqlDriver } from './sql-driver.js';
 import { createTaskWorkApi } from './task-work-api.js';
 import type { TurnQueue } from './turn-queue.js';
 import { createWorkflowApi } from './workflow-api.js';
-import type { AdvanceApi, TaskWorkApi, WorkflowApi } from './workflow-client.js';
-import { ControlPlaneInputError } from './errors.js';
-import { checkWorkflowLimits, type WorkflowLimits } from './workflow-limits.js';
+import {
+  checkWorkflowLimits,
+  ControlPlaneInputError,
+  type AdvanceApi,
+  type TaskWorkApi,
+  type WorkflowApi,
+  type WorkflowLimits,
+} from '@core/control-plane-client';
 
 /** What the workflow engine's APIs share. */
 export interface WorkflowEngineOptions {

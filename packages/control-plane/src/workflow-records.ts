@@ -1,6 +1,15 @@
 import { isoTime } from './records.js';
 import type { JournaledTask } from './workflow-sandbox.js';
-import type { JsonObject, JsonValue, TaskRecord, TaskStatus, WorkflowDetails, WorkflowLogLine, WorkflowRecord, WorkflowStatus } from './workflow-client.js';
+import type {
+  JsonObject,
+  JsonValue,
+  TaskRecord,
+  TaskStatus,
+  WorkflowDetails,
+  WorkflowLogLine,
+  WorkflowRecord,
+  WorkflowStatus,
+} from '@core/control-plane-client';
 
 /** A `workflow` row as the database returns it. */
 export interface WorkflowRow {

@@ -2,7 +2,7 @@ import { newQuickJSWASMModule, type QuickJSWASMModule } from 'quickjs-emscripten
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createResultValidator } from './result-validator.js';
 import { createClosedSchemaChecker } from './closed-result-schema.js';
-import { DEFAULT_WORKFLOW_LIMITS } from './workflow-limits.js';
+import { DEFAULT_WORKFLOW_LIMITS } from '@core/control-plane-client';
 import { checkWorkflowScript, runWorkflowScript, type JournaledTask, type ScriptRunInput } from './workflow-sandbox.js';
 
 const validator = createResultValidator();

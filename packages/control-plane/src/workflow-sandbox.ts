@@ -1,7 +1,6 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { MAX_RESULT_SCHEMA_DEPTH, type ClosedSchemaChecker } from './closed-result-schema.js';
-import type { JsonObject, JsonValue, TaskRecord } from './workflow-client.js';
-import type { WorkflowLimits } from './workflow-limits.js';
+import type { JsonObject, JsonValue, TaskRecord, WorkflowLimits } from '@core/control-plane-client';
 import { boundText, checkJsonDepth } from './bound-text.js';
 import { currentThreadId, threadCpuTimeMs } from './thread-cpu-time.js';
 import { WORKFLOW_SCRIPT_PRELUDE, wrapWorkflowScript } from './workflow-script-prelude.js';

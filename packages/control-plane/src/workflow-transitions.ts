@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlExecutor } from './sql-driver.js';
 import type { TurnQueue } from './turn-queue.js';
-import type { JsonValue, WorkflowLogLine } from './workflow-client.js';
+import type { JsonValue, WorkflowLogLine } from '@core/control-plane-client';
 import type { TaskRow, WorkflowRow } from './workflow-records.js';
 import type { TaskRequest } from './workflow-sandbox.js';
 

@@ -48,6 +48,9 @@ export type { CollectToolSchemasOptions, ResponsesTool } from './schema/collect-
 export { DEFAULT_TOOL_SEARCH_DESCRIPTION, toFunctionToolParam, toolSearchToolParam } from './schema/collect-tool-schemas.js';
 export type { FunctionToolParam, NamespaceToolParam, ToolSearchToolParam } from './schema/collect-tool-schemas.js';
 export { agentToolMap, toolKey } from './tool/agent-tool-map.js';
+export { activityLabel } from './tool/activity-label.js';
+export { refusalToolResult } from './tool/refusal-tool-result.js';
+export { blockedAddressReason } from './network/blocked-address-reason.js';
 
 export { validateToolArguments } from './validation/validate-tool-arguments.js';
 export type { ValidationResult } from './validation/validate-tool-arguments.js';

@@ -1,9 +1,15 @@
-import type { BrainPage, BrainPageSlice, BrainPageSummary, ControlPlaneClient, RecallResult } from '@core/control-plane';
-import { MAX_BRAIN_PAGE_CHARS, MAX_BRAIN_TITLE_CHARS } from '@core/control-plane';
-import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
+import {
+  MAX_BRAIN_PAGE_CHARS,
+  MAX_BRAIN_TITLE_CHARS,
+  type BrainPage,
+  type BrainPageSlice,
+  type BrainPageSummary,
+  type ControlPlaneClient,
+  type RecallResult,
+} from '@core/control-plane-client';
+import { activityLabel, defineWorkerTool, refusalToolResult, type AnyWorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { formatPage, formatPageSlice, formatRecall } from './format-brain.js';
-import { refusalToolResult } from '@core/control-plane';
 
 /** What the Brain tools are built from. */
 export interface BrainToolsContext {
@@ -63,9 +69,9 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
       schema: recallSchema,
       executionMode: 'parallel',
       isReadOnly: true,
-      describeActivity: (params) => `Recalling "${label(params.query)}"`,
+      describeActivity: (params) => `Recalling "${activityLabel(params.query)}"`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `Could not recall "${label(params.query)}"` : `Recalled ${result.details?.recall?.hits.length ?? 0} page(s) for "${label(params.query)}"`,
+        result.isError === true ? `Could not recall "${activityLabel(params.query)}"` : `Recalled ${result.details?.recall?.hits.length ?? 0} page(s) for "${activityLabel(params.query)}"`,
       async execute(params) {
         try {
           const recall = await client.brain.recall({ agentId, query: params.query, limit: params.limit ?? 5 });
@@ -81,9 +87,9 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
       schema: getPageSchema,
       executionMode: 'parallel',
       isReadOnly: true,
-      describeActivity: (params) => `Reading page "${label(params.page)}"`,
+      describeActivity: (params) => `Reading page "${activityLabel(params.page)}"`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `No page "${label(params.page)}"` : `Read page "${label(result.details?.slice?.title ?? params.page)}"`,
+        result.isError === true ? `No page "${activityLabel(params.page)}"` : `Read page "${activityLabel(result.details?.slice?.title ?? params.page)}"`,
       async execute(params) {
         try {
           const slice = await client.brain.getPage({ agentId, page: params.page, offset: params.offset ?? 0, limit: PAGE_WINDOW });
@@ -103,8 +109,8 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
         'Titles are unique: to change an existing page use update_page.',
       schema: createSchema,
       executionMode: 'sequential',
-      describeActivity: (params) => `Saving page "${label(params.title)}"`,
-      describeCompletedActivity: (params, result) => (result.isError === true ? `Could not save page "${label(params.title)}"` : `Saved page "${label(params.title)}"`),
+      describeActivity: (params) => `Saving page "${activityLabel(params.title)}"`,
+      describeCompletedActivity: (params, result) => (result.isError === true ? `Could not save page "${activityLabel(params.title)}"` : `Saved page "${activityLabel(params.title)}"`),
       async execute(params) {
         try {
           const page = await client.brain.createPage({ agentId, title: params.title, body: params.body });
@@ -120,9 +126,9 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
       schema: updateSchema,
       executionMode: 'sequential',
       isDestructive: true,
-      describeActivity: (params) => `Updating page "${label(params.page)}"`,
+      describeActivity: (params) => `Updating page "${activityLabel(params.page)}"`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `Could not update page "${label(params.page)}"` : `Updated page "${label(result.details?.page?.title ?? params.page)}"`,
+        result.isError === true ? `Could not update page "${activityLabel(params.page)}"` : `Updated page "${activityLabel(result.details?.page?.title ?? params.page)}"`,
       async execute(params) {
         try {
           const page = await client.brain.updatePage({ agentId, page: params.page, title: params.title, body: params.body });
@@ -138,9 +144,9 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
       schema: deleteSchema,
       executionMode: 'sequential',
       isDestructive: true,
-      describeActivity: (params) => `Deleting page "${label(params.page)}"`,
+      describeActivity: (params) => `Deleting page "${activityLabel(params.page)}"`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `Could not delete page "${label(params.page)}"` : `Deleted page "${label(result.details?.page?.title ?? params.page)}"`,
+        result.isError === true ? `Could not delete page "${activityLabel(params.page)}"` : `Deleted page "${activityLabel(result.details?.page?.title ?? params.page)}"`,
       async execute(params) {
         try {
           const page = await client.brain.deletePage({ agentId, page: params.page });
@@ -152,9 +158,4 @@ export function createBrainTools(context: BrainToolsContext): AnyWorkerAgentTool
     }),
   );
   return tools;
-}
-
-function label(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }

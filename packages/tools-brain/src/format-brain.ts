@@ -1,4 +1,4 @@
-import type { BrainPage, BrainPageSlice, RecallResult } from '@core/control-plane';
+import type { BrainPage, BrainPageSlice, RecallResult } from '@core/control-plane-client';
 
 /** Recall hits as the lines the model reads: title, id and size, then the snippet. */
 export function formatRecall(result: RecallResult): string {

@@ -1,8 +1,7 @@
-import type { ControlPlaneClient, JobRecord } from '@core/control-plane';
-import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
+import type { ControlPlaneClient, JobRecord } from '@core/control-plane-client';
+import { activityLabel, defineWorkerTool, refusalToolResult, type AnyWorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { formatJob } from './format-job.js';
-import { refusalToolResult } from '@core/control-plane';
 
 /** What the job tools are built from. */
 export interface BackgroundAgentJobToolsContext {
@@ -50,9 +49,9 @@ export function createBackgroundAgentJobTools(context: BackgroundAgentJobToolsCo
         'Use it for long work whose result you do not need right now. Returns the job id; check it with get_background_job.',
       schema: startSchema,
       executionMode: 'sequential',
-      describeActivity: (params) => `Starting background job "${label(params.title ?? params.prompt)}"`,
+      describeActivity: (params) => `Starting background job "${activityLabel(params.title ?? params.prompt)}"`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `Could not start "${label(params.title ?? params.prompt)}"` : `Started background job "${label(params.title ?? params.prompt)}"`,
+        result.isError === true ? `Could not start "${activityLabel(params.title ?? params.prompt)}"` : `Started background job "${activityLabel(params.title ?? params.prompt)}"`,
       async execute(params) {
         try {
           const job = await client.jobs.start({ agentId, ...params });
@@ -73,7 +72,7 @@ export function createBackgroundAgentJobTools(context: BackgroundAgentJobToolsCo
       isReadOnly: true,
       describeActivity: (params) => `Checking background job ${params.jobId}`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `No background job ${params.jobId}` : `Background job "${label(result.details?.job?.title ?? params.jobId)}" is ${result.details?.job?.status}`,
+        result.isError === true ? `No background job ${params.jobId}` : `Background job "${activityLabel(result.details?.job?.title ?? params.jobId)}" is ${result.details?.job?.status}`,
       async execute(params) {
         try {
           const job = await client.jobs.get({ agentId, jobId: params.jobId });
@@ -109,7 +108,7 @@ export function createBackgroundAgentJobTools(context: BackgroundAgentJobToolsCo
       isDestructive: true,
       describeActivity: (params) => `Cancelling background job ${params.jobId}`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `Could not cancel background job ${params.jobId}` : `Cancelled "${label(result.details?.job?.title ?? params.jobId)}"`,
+        result.isError === true ? `Could not cancel background job ${params.jobId}` : `Cancelled "${activityLabel(result.details?.job?.title ?? params.jobId)}"`,
       async execute(params) {
         try {
           const before = await client.jobs.get({ agentId, jobId: params.jobId });
@@ -124,9 +123,4 @@ export function createBackgroundAgentJobTools(context: BackgroundAgentJobToolsCo
       },
     }),
   ];
-}
-
-function label(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }

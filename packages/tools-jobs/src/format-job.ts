@@ -1,4 +1,4 @@
-import type { JobRecord } from '@core/control-plane';
+import type { JobRecord } from '@core/control-plane-client';
 
 /** A job as the lines the model reads: id, title, status, times, and its answer or error. */
 export function formatJob(job: JobRecord, options: { full?: boolean } = {}): string {

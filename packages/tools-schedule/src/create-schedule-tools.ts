@@ -1,8 +1,7 @@
-import type { ControlPlaneClient, ScheduleRecord } from '@core/control-plane';
-import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
+import type { ControlPlaneClient, ScheduleRecord } from '@core/control-plane-client';
+import { activityLabel, defineWorkerTool, refusalToolResult, type AnyWorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { formatSchedule } from './format-schedule.js';
-import { refusalToolResult } from '@core/control-plane';
 
 /** What the schedule tools are built from: the turn's control-plane client and the agent it acts for. */
 export interface ScheduleToolsContext {
@@ -53,11 +52,11 @@ export function createScheduleTools(context: ScheduleToolsContext): AnyWorkerAge
         'for a repeating schedule, or runAt for a one-time one. Returns the schedule id, when it runs in words and its next run times.',
       schema: createSchema,
       executionMode: 'sequential',
-      describeActivity: (params) => `Scheduling "${label(params.title ?? params.prompt)}"`,
+      describeActivity: (params) => `Scheduling "${activityLabel(params.title ?? params.prompt)}"`,
       describeCompletedActivity: (params, result) =>
         result.isError === true
-          ? `Could not schedule "${label(params.title ?? params.prompt)}"`
-          : `Scheduled "${label(params.title ?? params.prompt)}": ${result.details?.schedule?.description ?? ''}`,
+          ? `Could not schedule "${activityLabel(params.title ?? params.prompt)}"`
+          : `Scheduled "${activityLabel(params.title ?? params.prompt)}": ${result.details?.schedule?.description ?? ''}`,
       async execute(params) {
         try {
           const schedule = await client.schedules.create({ agentId, ...params });
@@ -96,7 +95,7 @@ export function createScheduleTools(context: ScheduleToolsContext): AnyWorkerAge
       isDestructive: true,
       describeActivity: (params) => `Cancelling schedule ${params.scheduleId}`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `Could not cancel schedule ${params.scheduleId}` : `Cancelled "${label(result.details?.schedule?.title ?? params.scheduleId)}"`,
+        result.isError === true ? `Could not cancel schedule ${params.scheduleId}` : `Cancelled "${activityLabel(result.details?.schedule?.title ?? params.scheduleId)}"`,
       async execute(params) {
         try {
           const before = await client.schedules.get({ agentId, scheduleId: params.scheduleId });
@@ -112,9 +111,4 @@ export function createScheduleTools(context: ScheduleToolsContext): AnyWorkerAge
       },
     }),
   ];
-}
-
-function label(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }

@@ -1,4 +1,4 @@
-import type { ScheduleRecord } from '@core/control-plane';
+import type { ScheduleRecord } from '@core/control-plane-client';
 
 /** A schedule as the lines the model reads: id, title, status, when, next runs, prompt. */
 export function formatSchedule(schedule: ScheduleRecord): string {

@@ -1,4 +1,5 @@
-import type { ClaimedTask, ControlPlane } from '@core/control-plane';
+import type { ClaimedTask } from '@core/control-plane-client';
+import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
 import { collectToolSchemas, createOpenAIResponsesGateway, runAgentLoop } from '@core/runtime';
 import { createRequestValidator, officialOpenapiDocument, functionCallOutputs, reply, startTestModelServer } from '@core/testkit';

@@ -1,5 +1,5 @@
-import { ControlPlaneInputError, type ClaimedTask, type ControlPlaneClient, type ResultSchemaProblem, type TaskRecord } from '@core/control-plane';
-import { AnkoleError, defineWorkerTool, type AnyWorkerAgentTool, type JSONObject } from '@core/runtime';
+import { ControlPlaneInputError, type ClaimedTask, type ControlPlaneClient, type ResultSchemaProblem, type TaskRecord } from '@core/control-plane-client';
+import { activityLabel, AnkoleError, defineWorkerTool, type AnyWorkerAgentTool, type JSONObject } from '@core/runtime';
 import { formatResultProblems } from './format-result-problems.js';
 
 /** What the `submit_result` tool is built from. */
@@ -52,11 +52,11 @@ export function createSubmitResultTool(context: SubmitResultToolContext): AnyWor
     jsonSchema: task.resultSchema as JSONObject,
     strict: true,
     executionMode: 'sequential',
-    describeActivity: () => `Submitting the result of "${label(task.title)}"`,
+    describeActivity: () => `Submitting the result of "${activityLabel(task.title)}"`,
     describeCompletedActivity: (_params, result) => {
-      if (result.details?.accepted === true) return `Submitted the result of "${label(task.title)}"`;
+      if (result.details?.accepted === true) return `Submitted the result of "${activityLabel(task.title)}"`;
       const count = result.details?.errors?.length;
-      return count === undefined ? `Could not submit the result of "${label(task.title)}"` : `Result of "${label(task.title)}" rejected (${count} problem(s))`;
+      return count === undefined ? `Could not submit the result of "${activityLabel(task.title)}"` : `Result of "${activityLabel(task.title)}" rejected (${count} problem(s))`;
     },
     async execute(params) {
       if (accepted) {
@@ -117,9 +117,4 @@ function unstorableResultProblem(error: unknown): ResultSchemaProblem | undefine
   const at = error.message.indexOf(marker);
   const message = at === -1 ? error.message : error.message.slice(at + marker.length).replace(/\.$/, '');
   return { path: `$${field.slice('result'.length)}`, message };
-}
-
-function label(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }

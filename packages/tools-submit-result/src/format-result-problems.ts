@@ -1,4 +1,4 @@
-import type { ResultSchemaProblem } from '@core/control-plane';
+import type { ResultSchemaProblem } from '@core/control-plane-client';
 
 /**
  * The problems of a rejected result as lines the model reads, one per failing path (`- $.facts[2]: must be string`;

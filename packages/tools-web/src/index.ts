@@ -19,7 +19,6 @@ export { createWebFetchTool } from './web-fetch-tool.js';
 export type { WebFetchDetails, WebFetchParams, WebFetchSettings } from './web-fetch-tool.js';
 export { htmlToMarkdown } from './html-to-markdown.js';
 export type { HtmlMarkdown, HtmlToMarkdownOptions } from './html-to-markdown.js';
-export { blockedAddressReason } from './address-policy.js';
 export { systemLookup } from './vet-host.js';
 export type { HostLookup, ResolvedAddress } from './vet-host.js';
 

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { blockedAddressReason } from './address-policy.js';
+import { blockedAddressReason } from '@core/runtime';
 import { WebFetchError } from './errors.js';
 import { blockedHostNameReason, normaliseHostName } from './host-policy.js';
 

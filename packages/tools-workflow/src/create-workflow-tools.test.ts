@@ -1,4 +1,4 @@
-import type { ControlPlaneClient, WorkflowDetails } from '@core/control-plane';
+import type { ControlPlaneClient, WorkflowDetails } from '@core/control-plane-client';
 import { controlPlanes } from '@core/control-plane/testing';
 import { createOpenAIResponsesGateway, runAgentLoop, type AgentEvent } from '@core/runtime';
 import { functionCallOutputs, reply, startTestModelServer } from '@core/testkit';

@@ -1,8 +1,7 @@
-import type { ControlPlaneClient, JsonValue, WorkflowDetails, WorkflowRecord } from '@core/control-plane';
-import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
+import type { ControlPlaneClient, JsonValue, WorkflowDetails, WorkflowRecord } from '@core/control-plane-client';
+import { activityLabel, defineWorkerTool, refusalToolResult, type AnyWorkerAgentTool } from '@core/runtime';
 import { z } from 'zod';
 import { formatWorkflow, formatWorkflowDetails } from './format-workflow.js';
-import { refusalToolResult } from '@core/control-plane';
 import { WORKFLOW_SCRIPT_GUIDE } from './workflow-script-guide.js';
 
 /** What the workflow tools are built from. */
@@ -53,9 +52,9 @@ export function createWorkflowTools(context: WorkflowToolsContext): AnyWorkerAge
       description: WORKFLOW_SCRIPT_GUIDE,
       schema: startSchema,
       executionMode: 'sequential',
-      describeActivity: (params) => `Starting workflow "${label(params.title)}"`,
+      describeActivity: (params) => `Starting workflow "${activityLabel(params.title)}"`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `Could not start workflow "${label(params.title)}"` : `Started workflow "${label(params.title)}"`,
+        result.isError === true ? `Could not start workflow "${activityLabel(params.title)}"` : `Started workflow "${activityLabel(params.title)}"`,
       async execute(params) {
         try {
           const workflow = await client.workflows.start({
@@ -84,7 +83,7 @@ export function createWorkflowTools(context: WorkflowToolsContext): AnyWorkerAge
       isReadOnly: true,
       describeActivity: (params) => `Checking workflow ${params.workflowId}`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `No workflow ${params.workflowId}` : `Workflow "${label(result.details?.workflow?.title ?? params.workflowId)}" is ${result.details?.workflow?.status}`,
+        result.isError === true ? `No workflow ${params.workflowId}` : `Workflow "${activityLabel(result.details?.workflow?.title ?? params.workflowId)}" is ${result.details?.workflow?.status}`,
       async execute(params) {
         try {
           const workflow = await client.workflows.get({ agentId, workflowId: params.workflowId });
@@ -121,7 +120,7 @@ export function createWorkflowTools(context: WorkflowToolsContext): AnyWorkerAge
       isDestructive: true,
       describeActivity: (params) => `Cancelling workflow ${params.workflowId}`,
       describeCompletedActivity: (params, result) =>
-        result.isError === true ? `Could not cancel workflow ${params.workflowId}` : `Cancelled "${label(result.details?.workflow?.title ?? params.workflowId)}"`,
+        result.isError === true ? `Could not cancel workflow ${params.workflowId}` : `Cancelled "${activityLabel(result.details?.workflow?.title ?? params.workflowId)}"`,
       async execute(params) {
         try {
           const before = await client.workflows.get({ agentId, workflowId: params.workflowId });
@@ -136,9 +135,4 @@ export function createWorkflowTools(context: WorkflowToolsContext): AnyWorkerAge
       },
     }),
   ];
-}
-
-function label(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }

@@ -1,4 +1,4 @@
-import type { TaskRecord, WorkflowDetails, WorkflowRecord } from '@core/control-plane';
+import type { TaskRecord, WorkflowDetails, WorkflowRecord } from '@core/control-plane-client';
 
 /** Most characters of the workflow's result `show_workflow` prints (the rest is cut with a note). */
 const RESULT_CHARS = 8_000;

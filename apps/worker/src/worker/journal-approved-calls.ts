@@ -1,4 +1,4 @@
-import type { ApprovalDecisionRecord, ApprovedCallOutput } from '@core/control-plane';
+import type { ApprovalDecisionRecord, ApprovedCallOutput } from '@core/control-plane-client';
 import type { AgentToolResult, AnyWorkerAgentTool, ToolExecutionContext } from '@core/runtime';
 
 /** Where a resumed turn journals its approved calls (`work.startApprovedCall` / `tasks.startApprovedCall` and the finish pair). */

@@ -1,4 +1,5 @@
-import type { ControlPlane, ControlPlaneClient } from '@core/control-plane';
+import type { ControlPlane } from '@core/control-plane';
+import type { ControlPlaneClient } from '@core/control-plane-client';
 import { describe, expect, it } from 'vitest';
 import { createLazyControlPlane } from './lazy-control-plane.js';
 

@@ -1,4 +1,5 @@
-import type { ControlPlane, ControlPlaneClient } from '@core/control-plane';
+import type { ControlPlane } from '@core/control-plane';
+import type { ControlPlaneClient } from '@core/control-plane-client';
 
 /** A control plane opened at its first call, and how to let go of it. */
 export interface LazyControlPlane {

@@ -1,7 +1,8 @@
 import { lstat } from 'node:fs/promises';
 import http from 'node:http';
-import { createHttpControlPlaneClient, type ControlPlane } from '@core/control-plane';
-import { createAccessTokens, serveControlPlane, type AccessTokenRecord } from '@core/control-plane-server';
+import { createHttpControlPlaneClient } from '@core/control-plane-client';
+import type { ControlPlane } from '@core/control-plane';
+import { createAccessTokens, serveControlPlane, type AccessTokenRecord } from '@core/control-plane-http';
 import { CliError } from '../cli/cli-error.js';
 import { localSocketDistrust } from './check-local-socket.js';
 

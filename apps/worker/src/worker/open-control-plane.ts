@@ -1,4 +1,5 @@
-import { ControlPlaneFailure, createControlPlane, createHttpControlPlaneClient, type ControlPlane } from '@core/control-plane';
+import { ControlPlaneFailure, createHttpControlPlaneClient } from '@core/control-plane-client';
+import { createControlPlane, type ControlPlane } from '@core/control-plane';
 import { connectLocalSocket, localSocketPath, shareOnLocalSocket } from './local-socket.js';
 import { CliError } from '../cli/cli-error.js';
 import { chooseControlPlane, redactDatabaseUrl } from './control-plane-choice.js';

@@ -1,9 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHttpControlPlaneClient, type ControlPlane } from '@core/control-plane';
+import { createHttpControlPlaneClient } from '@core/control-plane-client';
+import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
-import { createAccessTokens, serveControlPlane, type ControlPlaneServer } from '@core/control-plane-server';
+import { createAccessTokens, serveControlPlane, type ControlPlaneServer } from '@core/control-plane-http';
 import { createOpenAIResponsesGateway, defineWorkerTool, type AgentToolResult, type AnyWorkerAgentTool } from '@core/runtime';
 import type { TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { ControlPlaneClient } from '@core/control-plane';
+import type { ControlPlaneClient } from '@core/control-plane-client';
 import { controlPlanes } from '@core/control-plane/testing';
 import { createOpenAIResponsesGateway, type AgentEvent } from '@core/runtime';
 import { reply, startTestModelServer, type TestModelServer } from '@core/testkit';

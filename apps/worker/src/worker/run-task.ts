@@ -1,4 +1,4 @@
-import { isLeaseLost, watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane';
+import { isLeaseLost, watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane-client';
 import { AnkoleError, type AgentEvent, type AgentRunState, type ModelGateway } from '@core/runtime';
 import type { WebProfile } from '@core/tools-web';
 import { runTaskTurn, type TaskTurnResult } from '../task-turn.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ControlPlane, WorkflowDetails } from '@core/control-plane';
+import type { ControlPlane } from '@core/control-plane';
+import type { WorkflowDetails } from '@core/control-plane-client';
 import { controlPlanes } from '@core/control-plane/testing';
 import type { TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

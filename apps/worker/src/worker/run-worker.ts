@@ -1,4 +1,12 @@
-import { isLeaseLost, watchJobLease, type AdvanceReport, type ClaimedJob, type ClaimedTask, type ControlPlaneClient, type JobRecord } from '@core/control-plane';
+import {
+  isLeaseLost,
+  watchJobLease,
+  type AdvanceReport,
+  type ClaimedJob,
+  type ClaimedTask,
+  type ControlPlaneClient,
+  type JobRecord,
+} from '@core/control-plane-client';
 import type { AgentEvent, AgentRunState, ModelGateway } from '@core/runtime';
 import { runTextTurn } from '../text-turn.js';
 import type { TextTurnContext } from '../turn-context.js';

@@ -1,4 +1,4 @@
-import { replaceUnstorableText, type ControlPlaneClient } from '@core/control-plane';
+import { replaceUnstorableText, type ControlPlaneClient } from '@core/control-plane-client';
 
 /**
  * `client` with the worker's own records made storable: the control plane refuses text PostgreSQL cannot store (a

@@ -1,4 +1,4 @@
-import type { TranscriptApi, TranscriptEntry } from '@core/control-plane';
+import type { TranscriptApi, TranscriptEntry } from '@core/control-plane-client';
 import { boundEvent, type AgentEvent } from '@core/runtime';
 
 /** Options of `createTranscriptRecorder`. */

@@ -1,4 +1,4 @@
-import type { ApprovalDecisionRecord, HeldCall } from '@core/control-plane';
+import type { ApprovalDecisionRecord, HeldCall } from '@core/control-plane-client';
 import type { AgentRunState, AnyWorkerAgentTool, ApprovalPolicy } from '@core/runtime';
 import { readApprovalRules } from '../cli/agent-approvals-config.js';
 import { listedName } from '../cli/cli-approval-policy.js';

@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
 import type { ControlPlane } from '../create-control-plane.js';
-import type { RpcMethodName } from '../rpc-methods.js';
-import { formatPath } from '../unstorable-text.js';
+import { formatPath, type RpcMethodName } from '@core/control-plane-client';
 
 /*
  * The cases of the unstorable-text suites (in process, through a client, and as raw HTTP requests in

@@ -1,5 +1,4 @@
-import type { ControlPlaneClient } from '../control-plane-client.js';
-import type { ClaimedTask } from '../workflow-client.js';
+import type { ClaimedTask, ControlPlaneClient } from '@core/control-plane-client';
 
 /** A stand-in for a task turn: the result to submit for a claimed task, or `{ fail: reason }` to fail it. */
 export type TaskAnswer = (task: ClaimedTask) => Record<string, unknown>;

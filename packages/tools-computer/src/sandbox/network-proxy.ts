@@ -3,7 +3,7 @@ import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, request as httpRequest } from 'node:http';
 import { connect, isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { blockedAddressReason } from '@core/tools-web';
+import { blockedAddressReason } from '@core/runtime';
 
 /** A running per-call proxy: where it listens, and how to stop it. */
 export interface NetworkProxy {

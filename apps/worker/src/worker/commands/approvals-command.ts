@@ -1,4 +1,4 @@
-import type { ApprovalRecord } from '@core/control-plane';
+import type { ApprovalRecord } from '@core/control-plane-client';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { parseCommandLine, positiveInteger, stringValue, stringValues } from '../../cli/parse-command-line.js';

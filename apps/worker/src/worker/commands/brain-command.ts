@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_BRAIN_IMPORT_PAGES, type ControlPlaneClient, type ImportPagesResult } from '@core/control-plane';
+import { MAX_BRAIN_IMPORT_PAGES, type ControlPlaneClient, type ImportPagesResult } from '@core/control-plane-client';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../../cli/parse-command-line.js';

@@ -1,4 +1,4 @@
-import type { ControlPlaneClient, JobRecord, JobStatus } from '@core/control-plane';
+import type { ControlPlaneClient, JobRecord, JobStatus } from '@core/control-plane-client';
 import { resolveIdPrefix } from '../../cli/id-prefix.js';
 import { countOf } from '../../render/plural.js';
 import { describeTime } from '../../render/relative-time.js';

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_BRAIN_PAGE_CHARS, MAX_BRAIN_TITLE_CHARS } from '@core/control-plane';
+import { MAX_BRAIN_PAGE_CHARS, MAX_BRAIN_TITLE_CHARS } from '@core/control-plane-client';
 
 /** A Markdown file read as a Brain page. */
 export interface MarkdownPage {

@@ -1,4 +1,4 @@
-import type { ControlPlaneClient, JobRecord, ScheduleRecord } from '@core/control-plane';
+import type { ControlPlaneClient, JobRecord, ScheduleRecord } from '@core/control-plane-client';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { resolveIdPrefix } from '../../cli/id-prefix.js';

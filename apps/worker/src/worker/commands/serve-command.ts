@@ -1,4 +1,4 @@
-import { createAccessTokens, serveControlPlane } from '@core/control-plane-server';
+import { createAccessTokens, serveControlPlane } from '@core/control-plane-http';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../../cli/parse-command-line.js';

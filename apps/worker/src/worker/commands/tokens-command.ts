@@ -1,4 +1,4 @@
-import { createAccessTokens, type AccessTokens } from '@core/control-plane-server';
+import { createAccessTokens, type AccessTokens } from '@core/control-plane-http';
 import { localTokens } from '../local-socket.js';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';

@@ -1,4 +1,4 @@
-import type { TaskRecord, TaskStatus, WorkflowDetails, WorkflowStatus } from '@core/control-plane';
+import type { TaskRecord, TaskStatus, WorkflowDetails, WorkflowStatus } from '@core/control-plane-client';
 import { duration } from '@core/tools-workflow';
 
 const MARKS: Record<TaskStatus | WorkflowStatus, string> = {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { JsonValue, WorkflowRecord, WorkflowStatus } from '@core/control-plane';
+import type { JsonValue, WorkflowRecord, WorkflowStatus } from '@core/control-plane-client';
 import type { CliCommand } from '../../cli/cli-command.js';
 import { CliError, EXIT_CODES } from '../../cli/cli-error.js';
 import { parseCommandLine, positiveInteger, stringValue, stringValues, type ParsedCommandLine } from '../../cli/parse-command-line.js';

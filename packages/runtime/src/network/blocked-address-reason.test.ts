@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { blockedAddressReason } from './address-policy.js';
+import { blockedAddressReason } from './blocked-address-reason.js';
 
 describe('blockedAddressReason', () => {
   test.each([
@@ -34,7 +34,10 @@ describe('blockedAddressReason', () => {
     expect(blockedAddressReason(address)).toMatch(reason);
   });
 
-  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2002:808:808::', '2001:4860:4860::8888'])('allows public %s', (address) => {
-    expect(blockedAddressReason(address)).toBeUndefined();
-  });
+  test.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2002:808:808::', '2001:4860:4860::8888'])(
+    'allows public %s',
+    (address) => {
+      expect(blockedAddressReason(address)).toBeUndefined();
+    },
+  );
 });

@@ -7,10 +7,11 @@
 // PGlite in memory. It prints one JSON line { url, token }, then answers "rss" on standard input with
 // { rss, peak } in bytes (the peak sampled every 5 ms since the last "rss") and exits when standard input ends.
 import { createServer } from 'node:http';
-import { createControlPlane, createPGliteDriver, parseInput, RPC_METHODS } from '@core/control-plane';
-import { createAccessTokens, serveControlPlane } from '@core/control-plane-server';
+import { createControlPlane, createPGliteDriver } from '@core/control-plane';
+import { parseInput, RPC_METHODS } from '@core/control-plane-client';
+import { createAccessTokens, serveControlPlane } from '@core/control-plane-http';
 import { createAdaptorServer } from '@hono/node-server';
-import { createControlPlaneApp } from '@core/control-plane-server';
+import { createControlPlaneApp } from '@core/control-plane-http';
 
 const config = JSON.parse(process.argv[2] ?? '{}');
 const driver = await createPGliteDriver();

@@ -1,4 +1,4 @@
-import type { RpcMethodName } from '@core/control-plane';
+import type { RpcMethodName } from '@core/control-plane-client';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 
 type Range = readonly [base: number, prefix: number, reason: string];
 
-// IPv4 ranges web_fetch never connects to (RFC 6890 special-purpose and private space).
+// IPv4 ranges a network tool never connects to (RFC 6890 special-purpose and private space).
 const BLOCKED_IPV4: readonly Range[] = [
   [ipv4(0, 0, 0, 0), 8, 'the "this network" range 0.0.0.0/8'],
   [ipv4(10, 0, 0, 0), 8, 'a private address (10.0.0.0/8)'],
@@ -21,9 +21,10 @@ const BLOCKED_IPV4: readonly Range[] = [
 ];
 
 /**
- * Why web_fetch must not connect to an IP address (loopback, private, link-local and cloud metadata,
- * CGNAT, multicast, reserved; IPv6 loopback, ULA, link-local, multicast, Teredo, and IPv4 addresses
- * embedded in IPv6), or `undefined` when it is a public address. A string that is not an IP is refused too.
+ * For tools that reach the network on the model's behalf (web_fetch, the command sandbox's proxy): why such a tool
+ * must not connect to an IP address (loopback, private, link-local and cloud metadata, CGNAT, multicast, reserved;
+ * IPv6 loopback, ULA, link-local, multicast, Teredo, and IPv4 addresses embedded in IPv6), or `undefined` when it is
+ * a public address. A string that is not an IP is refused too. Check every address a host name resolves to.
  */
 export function blockedAddressReason(address: string): string | undefined {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { ControlPlaneInputError, type SqlDriver } from '@core/control-plane';
+import { ControlPlaneInputError } from '@core/control-plane-client';
+import type { SqlDriver } from '@core/control-plane';
 
 /** Who a request comes from: a worker token, an agent-scoped token, or the local socket (trusted by file permissions). */
 export type Principal = { kind: 'worker'; tokenId: string } | { kind: 'agent'; agentId: string; tokenId: string } | { kind: 'local' };

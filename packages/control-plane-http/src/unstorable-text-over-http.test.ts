@@ -1,4 +1,5 @@
-import { RPC_METHODS, type ControlPlane, type RpcMethodName } from '@core/control-plane';
+import { RPC_METHODS, type RpcMethodName } from '@core/control-plane-client';
+import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BAD, fixtures, spoiled, validInputs } from '../../../packages/control-plane/src/__fixtures__/unstorable-text-cases.js';

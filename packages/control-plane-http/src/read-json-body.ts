@@ -1,4 +1,4 @@
-import { MAX_INPUT_DEPTH, outputPath } from '@core/control-plane';
+import { MAX_INPUT_DEPTH, outputPath } from '@core/control-plane-client';
 import { createJsonTextScanner, type JsonTextProblem } from './scan-json-text.js';
 
 /** The most JSON values one request body may hold (objects, arrays, strings, numbers and literals). */

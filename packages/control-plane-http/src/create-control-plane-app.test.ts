@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { ControlPlaneFailure, ControlPlaneNotFoundError, createHttpControlPlaneClient, RPC_METHODS, type ControlPlane } from '@core/control-plane';
+import { ControlPlaneFailure, ControlPlaneNotFoundError, createHttpControlPlaneClient, RPC_METHODS } from '@core/control-plane-client';
+import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';

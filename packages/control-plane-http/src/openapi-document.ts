@@ -1,4 +1,4 @@
-import { RECORD_SCHEMAS, RPC_METHODS } from '@core/control-plane';
+import { RECORD_SCHEMAS, RPC_METHODS } from '@core/control-plane-client';
 import { z } from 'zod';
 
 const ERROR_SCHEMA = {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ControlPlaneOutputError, createHttpControlPlaneClient, RPC_METHODS, type ControlPlane, type ControlPlaneClient } from '@core/control-plane';
+import { ControlPlaneOutputError, createHttpControlPlaneClient, RPC_METHODS, type ControlPlaneClient } from '@core/control-plane-client';
+import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { controlPlaneOpenApi } from './openapi-document.js';

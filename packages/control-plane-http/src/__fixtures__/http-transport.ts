@@ -1,4 +1,5 @@
-import { createHttpControlPlaneClient, type ControlPlane } from '@core/control-plane';
+import { createHttpControlPlaneClient } from '@core/control-plane-client';
+import type { ControlPlane } from '@core/control-plane';
 import { wrapControlPlanes, type TestControlPlanes } from '@core/control-plane/testing';
 import { createAccessTokens } from '../access-tokens.js';
 import { serveControlPlane } from '../serve-control-plane.js';
