@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { ControlPlane } from '@core/control-plane';
-import { controlPlanes, EXAMPLE_WORKFLOW_SCRIPT } from '@core/control-plane/testing';
+import { EXAMPLE_WORKFLOW_SCRIPT } from '@core/control-plane-client/testing';
+import { controlPlanes } from '@core/control-plane/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
 import { serveControlPlane, type ControlPlaneServer, type ServeControlPlaneOptions } from './serve-control-plane.js';

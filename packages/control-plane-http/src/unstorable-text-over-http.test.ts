@@ -1,15 +1,15 @@
 import { RPC_METHODS, type RpcMethodName } from '@core/control-plane-client';
 import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
+import { BAD, spoiled, unstorableTextFixtures as fixtures, validInputs } from '@core/control-plane-client/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BAD, fixtures, spoiled, validInputs } from '../../../packages/control-plane/src/__fixtures__/unstorable-text-cases.js';
 import { createAccessTokens } from './access-tokens.js';
 import { serveControlPlane, type ControlPlaneServer } from './serve-control-plane.js';
 
 /** These calls run many statements (hundreds of cases, or whole workflows): on a loaded machine PGlite needs time. */
 const SLOW_MS = 240_000;
 
-// The unstorable-text cases of packages/control-plane as raw HTTP requests (no client parses them first): a NUL or a
+// The unstorable-text cases of the contract suite (@core/control-plane-client/testing) as raw HTTP requests (no client parses them first): a NUL or a
 // lone surrogate (sent as the JSON escapes `\u0000`, `\ud83d`) in any string or object key of any call's body is
 // answered 400 input_invalid naming where, on both drivers.
 describe.each(['postgres', 'pglite'] as const)('text PostgreSQL cannot store, as raw HTTP requests on %s', (kind) => {

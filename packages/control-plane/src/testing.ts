@@ -12,7 +12,6 @@ import pg from 'pg';
 export { setupTestPostgres, testDatabaseUrl } from './setup-test-postgres.js';
 export { startTestPostgres } from './start-test-postgres.js';
 export type { TestPostgres } from './start-test-postgres.js';
-export { EXAMPLE_WORKFLOW_SCRIPT } from './example-workflow-script.js';
 
 /** What `controlPlanes` returns. */
 export interface TestControlPlanes {

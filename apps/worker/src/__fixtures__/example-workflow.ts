@@ -1,6 +1,6 @@
 import { reply, type RecordedRequest, type StepReply } from '@core/testkit';
 
-export { EXAMPLE_WORKFLOW_SCRIPT } from '@core/control-plane/testing';
+export { EXAMPLE_WORKFLOW_SCRIPT } from '@core/control-plane-client/testing';
 
 /** The `facts` a scripted sub-agent submits for `Research <topic>`. */
 export function factsAbout(topic: string): string[] {

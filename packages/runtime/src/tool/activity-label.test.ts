@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { activityLabel } from './activity-label.js';
 
 describe('activityLabel', () => {
-  it('keeps the first line of the text, trimmed', () => {
-    expect(activityLabel('  Summarise the notes  \nthen mail them')).toBe('Summarise the notes');
+  it('keeps the first line of the trimmed text', () => {
+    expect(activityLabel('\n  Summarise the notes\nthen mail them  ')).toBe('Summarise the notes');
     expect(activityLabel('\n\n')).toBe('');
   });
 

@@ -1,6 +1,6 @@
 /**
- * For tool authors writing `describeActivity` / `describeCompletedActivity`: the first line of `text` (a prompt, a
- * title, a query), trimmed and cut to `maxChars` characters with `…` when longer, so a progress line such as
+ * For tool authors writing `describeActivity` / `describeCompletedActivity`: the first line of `text` trimmed (a prompt, a
+ * title, a query), cut to `maxChars` characters with `…` when longer, so a progress line such as
  * `Starting background job "Summarise the notes"` stays one short line whatever the model passed.
  *
  * ```ts

@@ -1,4 +1,4 @@
-import type { ClaimedTask, ControlPlaneClient } from '@core/control-plane-client';
+import type { ClaimedTask, ControlPlaneClient } from '../index.js';
 
 /** A stand-in for a task turn: the result to submit for a claimed task, or `{ fail: reason }` to fail it. */
 export type TaskAnswer = (task: ClaimedTask) => Record<string, unknown>;

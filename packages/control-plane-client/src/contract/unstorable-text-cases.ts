@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import type { ControlPlane } from '../create-control-plane.js';
-import { formatPath, type RpcMethodName } from '@core/control-plane-client';
+import { formatPath, type RpcMethodName } from '../index.js';
+import type { ContractPlane } from './contract-plane.js';
 
 /*
- * The cases of the unstorable-text suites (in process, through a client, and as raw HTTP requests in
- * apps/control-plane): valid inputs for every RPC call, and each of them spoiled in one string or one object key.
+ * The cases of the unstorable-text suites (the contract's, through a client, and as raw HTTP requests in
+ * @core/control-plane-http): valid inputs for every RPC call, and each of them spoiled in one string or one object key.
  */
 
 const TEXT = { type: 'object', additionalProperties: false, required: ['items'], properties: { items: { type: 'array', items: { type: 'string' } } } };
@@ -12,7 +12,7 @@ const TEXT = { type: 'object', additionalProperties: false, required: ['items'],
 export const BAD = { NUL: '\u0000', 'lone surrogate': '\uD83D' } as const;
 
 /** Real records for the inputs to name: a schedule, a paused and a running job, a workflow, a claimed task, a held job's approval, a page. */
-export async function fixtures(plane: ControlPlane) {
+export async function fixtures(plane: Pick<ContractPlane, 'client'>) {
   const { client } = plane;
   const schedule = await client.schedules.create({ agentId: 'a', prompt: 'p', cron: '0 9 * * *' });
   // A job paused for approval (its approval), then a running one (its lease).
