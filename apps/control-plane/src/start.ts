@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /*
  * The control plane as a standalone HTTP service: opens the database (DATABASE_URL, or the embedded one in
- * ANKOLE_DATA_DIR, default ~/.ankole/data), runs the background duties (schedules, lost claims) and serves every
+ * ANKOLE_DATA_DIR, default $XDG_DATA_HOME/ankole/pglite), runs the background duties (schedules, lost claims) and serves every
  * control-plane call on HOST:PORT (default 127.0.0.1:7070) for tokens made with `ankole tokens create`. SIGTERM or
  * SIGINT stops it. Everything it runs is `@core/control-plane` and `@core/control-plane-http`; `ankole serve` does
  * the same from the CLI.

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  */
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reason = distStaleReason(packageDir);
-if (reason !== undefined) console.warn(`readme-example.test.ts skipped: ${reason}; run \`npx tsup\` in apps/control-plane to run the README example.`);
+if (reason !== undefined) console.warn(`readme-example.test.ts skipped: ${reason}; run \`npx tsup\` in packages/control-plane-http to run the README example.`);
 
 describe.skipIf(reason !== undefined)('the README example', () => {
   it('runs as written and prints what it says', async () => {
