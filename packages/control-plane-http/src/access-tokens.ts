@@ -1,6 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ControlPlaneInputError } from '@core/control-plane-client';
-import type { SqlDriver } from '@core/control-plane';
+
+/**
+ * The database calls the tokens make: `SqlDriver.query` of `@core/control-plane` (a control plane's `driver` is one;
+ * its migrations create the `access_token` table).
+ */
+export interface TokenDatabase {
+  query<TRow = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: TRow[]; rowCount: number }>;
+}
 
 /** Who a request comes from: a worker token, an agent-scoped token, or the local socket (trusted by file permissions). */
 export type Principal = { kind: 'worker'; tokenId: string } | { kind: 'agent'; agentId: string; tokenId: string } | { kind: 'local' };
@@ -56,7 +63,7 @@ function record(row: TokenRow): AccessTokenRecord {
 }
 
 /** The access tokens in `schema` (the control plane's; its migrations create the table). */
-export function createAccessTokens(options: { driver: SqlDriver; schema: string }): AccessTokens {
+export function createAccessTokens(options: { driver: TokenDatabase; schema: string }): AccessTokens {
   const { driver, schema } = options;
   return {
     async create(input) {

@@ -1,5 +1,5 @@
 export { createAccessTokens } from './access-tokens.js';
-export type { AccessTokenRecord, AccessTokens, Principal } from './access-tokens.js';
+export type { AccessTokenRecord, AccessTokens, Principal, TokenDatabase } from './access-tokens.js';
 export { createControlPlaneApp } from './create-control-plane-app.js';
 export type { ControlPlaneAppEnv, ControlPlaneAppOptions } from './create-control-plane-app.js';
 export { controlPlaneOpenApi } from './openapi-document.js';
