@@ -13,7 +13,7 @@ const calls = [
   { callId: 'c2', toolName: 'command', label: 'Running `rm b.txt`', params: { command: 'rm b.txt' }, isDestructive: true },
 ];
 
-/** Approvals. */
+/** Approvals: jobs and tasks held for a decision (the worker freed), queued again once decided; the approved-call journal. */
 export function describeApprovalContract(planes: ContractPlanes): void {
   describe('approvals', () => {
     it('holds a job (freeing the worker), queues it again once every call is decided, exactly once, and hands the state back', async () => {

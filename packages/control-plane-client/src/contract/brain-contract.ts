@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ControlPlaneInputError, ControlPlaneNotFoundError } from '../index.js';
 import type { ContractPlanes } from './contract-plane.js';
 
-/** Brain pages. */
+/** Brain pages: create, read, rename, rewrite, delete, recall, import; each agent's pages its own. */
 export function describeBrainContract(planes: ContractPlanes): void {
   describe('Brain pages', () => {
     it('creates, reads (by id or title, any case), renames, rewrites and deletes a page', async () => {

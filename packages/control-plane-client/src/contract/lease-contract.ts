@@ -34,7 +34,7 @@ async function claimBoth(plane: ContractPlane) {
   return { job, claimedJob, workflow, claimedTask };
 }
 
-/** Writes under a lease. */
+/** Writes under a lease: a forged, stale or taken-over lease is refused (lease_lost) and changes nothing; a repeat answers as stored. */
 export function describeLeaseContract(planes: ContractPlanes): void {
   describe('writes under a lease', () => {
     it('refuses every write under a lease with 409 lease_lost for a forged lease, and changes nothing', async () => {

@@ -8,7 +8,7 @@ import { EXAMPLE_WORKFLOW_SCRIPT } from './example-workflow-script.js';
 const LONG = 30_000;
 const TEST_TIMEOUT = 15_000;
 
-/** Long polls. */
+/** Long polls: waiting claims and heartbeats answer as soon as work is queued or cancelled. */
 export function describeLongPollContract(planes: ContractPlanes): void {
   describe('long polls', () => {
     // Leases long enough that a heartbeat may wait LONG (it waits at most a third of the lease). Opened before each test,

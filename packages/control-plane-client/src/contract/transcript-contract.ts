@@ -6,7 +6,7 @@ const at = (second: number) => new Date(Date.UTC(2026, 11, 1, 8, 0, second)).toI
 const entry = (second: number, event: TranscriptEntry['event']): TranscriptEntry => ({ time: at(second), event });
 const TEXT = { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } };
 
-/** Transcripts. */
+/** Transcripts: a claim's events kept in order, once each, for the job's or task's agent only. */
 export function describeTranscriptContract(planes: ContractPlanes): void {
   describe('transcripts', () => {
     it("keeps a job's events per claim, in order, once per event, for the job's agent only", async () => {

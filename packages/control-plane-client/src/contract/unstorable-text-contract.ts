@@ -13,9 +13,9 @@ function call(plane: ContractPlane, name: RpcMethodName, input: unknown): Promis
   return target[method]!(input);
 }
 
-/** Text PostgreSQL cannot store,. */
+/** Text PostgreSQL cannot store (a NUL, a lone surrogate) in any string or key of any call's input: refused, saying where. */
 export function describeUnstorableInputContract(planes: ContractPlanes): void {
-  describe('text PostgreSQL cannot store,', () => {
+  describe('text PostgreSQL cannot store, in inputs', () => {
     it('has valid inputs for every call, each accepted as it is', async () => {
       const plane = await planes.open();
       const inputs = validInputs(await fixtures(plane));
@@ -65,9 +65,9 @@ export function describeUnstorableInputContract(planes: ContractPlanes): void {
   });
 }
 
-/** Text PostgreSQL cannot store, made by a workflow script,. */
+/** Text PostgreSQL cannot store, made by a workflow script (in its result or a task it asks for): the workflow fails, saying where. */
 export function describeUnstorableScriptTextContract(planes: ContractPlanes): void {
-  describe('text PostgreSQL cannot store, made by a workflow script,', () => {
+  describe('text PostgreSQL cannot store, made by a workflow script', () => {
     const runToEnd = async (plane: ContractPlane, script: string) => {
       const started = await plane.client.workflows.start({ agentId: 'a', title: 'Odd text', script });
       while ((await plane.client.advances.runNext({ workerId: 'w' })) !== null);

@@ -13,7 +13,7 @@ async function advanceAll(plane: ContractPlane): Promise<number> {
   return count;
 }
 
-/** Workflows. */
+/** Workflows: scripts that fan out tasks, replayed to their result; submissions, cancels, limits, leases. */
 export function describeWorkflowContract(planes: ContractPlanes): void {
   describe('workflows', () => {
     it('runs the fan-out example to the right result, every task once, counting replays', async () => {
