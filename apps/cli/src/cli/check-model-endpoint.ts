@@ -1,5 +1,5 @@
-import { CliError, EXIT_CODES } from './cli-error.js';
 import { describeModelFailure, type ModelEndpoint } from '@core/worker';
+import { CliError, EXIT_CODES } from './cli-error.js';
 
 /** Options of `checkModelEndpoint`. */
 export interface CheckModelEndpointOptions extends ModelEndpoint {

@@ -1,6 +1,6 @@
 import { createOpenAIResponsesGateway, type ModelGateway } from '@core/runtime';
-import { CliError } from './cli-error.js';
 import { describeModelFailures } from '@core/worker';
+import { CliError } from './cli-error.js';
 
 /** The model used when neither `--model` nor `ANKOLE_MODEL` names one. */
 export const DEFAULT_MODEL = 'gpt-5-mini';

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { WebConfigError, webProfileFromEnv, type WebProfile } from '@core/tools-web';
+import type { TextTurnContext } from '@core/worker';
 import { describeControlPlaneChoice, type ControlPlaneChoice } from '../control-plane/control-plane-choice.js';
 import { CONTROL_PLANE_OPTIONS, controlPlaneChoiceFromOptions, openChosenControlPlane } from '../control-plane/control-plane-options.js';
 import { createLazyControlPlane } from '../control-plane/lazy-control-plane.js';
-import type { TextTurnContext } from '@core/worker';
 import { resolveAgentHome } from './agent-home.js';
 import { commandsSetup, type CommandsSetup } from './command-sandbox-setup.js';
 import { CliError } from './cli-error.js';

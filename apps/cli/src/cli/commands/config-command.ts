@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_STEPS, DEFAULT_TOOL_TIMEOUT_MS } from '@core/runtime';
+import { readApprovalRules } from '@core/worker';
 import { describeControlPlaneChoice, type ControlPlaneChoice } from '../../control-plane/control-plane-choice.js';
 import { CONTROL_PLANE_OPTIONS, controlPlaneChoiceFromOptions } from '../../control-plane/control-plane-options.js';
-import { readApprovalRules } from '@core/worker';
 import { CONFIG_SETTINGS, configSetting, SETTING_VARIABLES, type ConfigSetting, type SettingSource } from '../ankole-config.js';
 import { applyAnkoleConfig } from '../apply-config.js';
 import type { CliCommand } from '../cli-command.js';

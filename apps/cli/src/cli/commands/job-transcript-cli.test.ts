@@ -7,9 +7,9 @@ import { testDatabaseUrl } from '@core/control-plane/testing';
 import { createOpenAIResponsesGateway } from '@core/runtime';
 import { functionCallOutputs, lastUserText, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliProcess, spawnCli } from '../../__fixtures__/spawn-cli.js';
 import { until } from '@core/worker/testing';
 import { runWorker, type WorkerEvent } from '@core/worker';
+import { runCliProcess, spawnCli } from '../../__fixtures__/spawn-cli.js';
 
 // A job's turn leaves its transcript in the control plane: the worker records the events as the turn runs, and
 // `ankole jobs show ID --transcript` draws it as `ankole run` draws a live turn (`--json`: the stored events).

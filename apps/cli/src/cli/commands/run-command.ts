@@ -1,10 +1,10 @@
 import type { AgentLoopOptions, AgentLoopResult, ApprovalPolicy } from '@core/runtime';
+import { readApprovalRules, requireListedApprovals, runTextTurn } from '@core/worker';
 import { DEMO_PROMPT } from '../../demo/demo-prompt.js';
 import { createJsonRenderer } from '../../render/json-renderer.js';
 import { createTerminalRenderer } from '../../render/terminal-renderer.js';
 import type { StopSignal, TurnRenderer } from '../../render/turn-renderer.js';
 import { countOf } from '../../render/plural.js';
-import { readApprovalRules, requireListedApprovals, runTextTurn } from '@core/worker';
 import type { CliCommand } from '../cli-command.js';
 import type { LoadedConfig } from '../ankole-config.js';
 import { applyAnkoleConfig } from '../apply-config.js';

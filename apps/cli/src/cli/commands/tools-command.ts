@@ -1,7 +1,7 @@
 import { collectToolSchemas, toolKey, type AnyWorkerAgentTool } from '@core/runtime';
 import { DEFAULT_COMPUTER_LIMITS } from '@core/tools-computer';
-import { describeCommandLimits, describeSandboxStatus } from '../command-sandbox-setup.js';
 import { buildTurnTools } from '@core/worker';
+import { describeCommandLimits, describeSandboxStatus } from '../command-sandbox-setup.js';
 import { formatCount } from '../../render/format.js';
 import { applyAnkoleConfig } from '../apply-config.js';
 import type { CliCommand } from '../cli-command.js';

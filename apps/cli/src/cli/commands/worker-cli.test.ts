@@ -6,10 +6,10 @@ import path from 'node:path';
 import { createControlPlane, createPostgresDriver, type ControlPlane, type JobRecord } from '@core/control-plane';
 import { lastUserText } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkerModel, until as waitUntil, type WorkerModel } from '@core/worker/testing';
 import { everythingEntry, writeMcpConfig } from '../../__fixtures__/mcp-config.js';
 import { isProcessAlive as isAlive } from '@core/testkit';
 import { runCliProcess, spawnCli, type CliProcess } from '../../__fixtures__/spawn-cli.js';
-import { until as waitUntil, startWorkerModel, type WorkerModel } from '@core/worker/testing';
 import { testDatabaseUrl } from '@core/control-plane/testing';
 import { createServer } from 'node:net';
 

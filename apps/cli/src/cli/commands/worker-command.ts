@@ -3,20 +3,19 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { AnkoleError } from '@core/runtime';
 import { webProfileFromEnv } from '@core/tools-web';
+import { createWorkerMcpTools, readWorkerApprovalRules, runWorker, type WorkerEvent, type WorkerMcpEvent, type WorkerMcpTools, type WorkerTaskEvent } from '@core/worker';
 import { AGENT_NAME_PATTERN, defaultAgentHome } from '../agent-home.js';
 import { configSetting, loadAnkoleConfig } from '../ankole-config.js';
 import { applyAnkoleConfig } from '../apply-config.js';
 import { commandsSetup, describeCommands } from '../command-sandbox-setup.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
-
 import { openModel } from '../model-setup.js';
 import { countOf } from '../../render/plural.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { mcpConfigOption } from '../turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
 import { startDemoWorkerModel } from '../../demo/demo-worker-model.js';
-import { type WorkerTaskEvent, runWorker, type WorkerEvent, readWorkerApprovalRules, createWorkerMcpTools, type WorkerMcpEvent, type WorkerMcpTools } from '@core/worker';
 import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from '../../control-plane/control-plane-options.js';
 
 const OPTIONS = {

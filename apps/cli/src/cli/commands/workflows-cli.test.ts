@@ -6,7 +6,7 @@ import { createControlPlane, createPostgresDriver, type ControlPlane, type Workf
 import { testDatabaseUrl } from '@core/control-plane/testing';
 import type { TestModelServer } from '@core/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_WORKFLOW_SCRIPT, until as waitUntil, startWorkflowModel } from '@core/worker/testing';
+import { EXAMPLE_WORKFLOW_SCRIPT, startWorkflowModel, until as waitUntil } from '@core/worker/testing';
 import { runCliProcess, spawnCli, type CliProcess } from '../../__fixtures__/spawn-cli.js';
 
 // `ankole workflows` and `ankole worker` as real processes: on PostgreSQL (DATABASE_URL) and on the embedded database.
