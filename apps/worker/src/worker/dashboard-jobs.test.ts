@@ -87,7 +87,7 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     const job = await stack.plane.client.jobs.start({ agentId: 'a', title: 'Kelp notes', prompt: 'look up kelp' });
 
     await page.locator(`tr[data-job="${job.id}"][data-status="queued"]`).waitFor();
-    stack.startWorker({ extraTools: TOOLS });
+    await stack.startWorker({ extraTools: TOOLS });
     await page.locator(`tr[data-job="${job.id}"][data-status="succeeded"]`).waitFor({ timeout: 45_000 });
     expect(await page.evaluate('globalThis.sameDocument')).toBe(true);
     await screenshot(page, 'jobs');
@@ -104,7 +104,7 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
   });
 
   it('approves a held call from the page (the count shows on every page), and the job finishes', { timeout: 60_000 }, async () => {
-    stack.startWorker({ extraTools: TOOLS, approvals: () => ({ allow: [], deny: [], hold: ['remove_file'], otherwise: 'hold' }) });
+    await stack.startWorker({ extraTools: TOOLS, approvals: () => ({ allow: [], deny: [], hold: ['remove_file'], otherwise: 'hold' }) });
     const page = await stack.signedInPage(await stack.agentToken('b'));
     const job = await stack.plane.client.jobs.start({ agentId: 'b', title: 'Tidy drafts', prompt: 'remove draft.md' });
     await page.locator('#approval-count:not([hidden])').waitFor({ timeout: 45_000 });

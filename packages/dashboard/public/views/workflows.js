@@ -80,7 +80,7 @@ export const workflowView = {
                   h('span', { class: 'muted' }, ` ${task.startedAt === null ? (task.status === 'queued' ? 'waiting' : '') : span(task.startedAt, task.finishedAt)}${task.attempts > 1 ? `, ${task.attempts} attempts` : ''}`),
                 ),
                 task.error === null ? null : pre(task.error, 'error'),
-                task.result === null ? null : fold(`${task.id}-result`, 'Result', pre(json(task.result), 'result')),
+                task.result === null ? null : fold(`${task.id}-result`, `Result: ${preview(JSON.stringify(task.result))}`, pre(json(task.result), 'result')),
               ),
             ),
           ),
@@ -125,3 +125,9 @@ export const taskView = {
     );
   },
 };
+
+/** A one-line preview of a result (as `ankole workflows show` draws the tree): at most 120 characters. */
+function preview(text) {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
+}

@@ -38,8 +38,8 @@ export interface DashboardStack {
   agentToken(agentId: string): Promise<string>;
   /** The server's log lines (refusals). */
   log: string[];
-  /** Starts a worker on the control plane with the test model (stopped by `close`). */
-  startWorker(options?: { extraTools?: AnyWorkerAgentTool[]; approvals?: RunWorkerOptions['approvals'] }): void;
+  /** Starts a worker on the control plane with the test model, once the workers started before have stopped (the last one is stopped by `close`). */
+  startWorker(options?: { extraTools?: AnyWorkerAgentTool[]; approvals?: RunWorkerOptions['approvals'] }): Promise<void>;
   /** A new page (its own cookies) signed in with `token`. */
   signedInPage(token: string): Promise<Page>;
   close(): Promise<void>;
@@ -69,7 +69,8 @@ export async function startDashboardStack(options: { chromium: string; model: Te
     workerToken,
     log,
     agentToken: async (agentId) => (await tokens.create({ kind: 'agent', agentId })).token,
-    startWorker(worker = {}) {
+    async startWorker(worker = {}) {
+      for (const stop of stops.splice(0)) await stop();
       const stop = new AbortController();
       const done = runWorker({
         client: plane.client,
