@@ -66,8 +66,10 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('unknown or revoked');
 
-    await page.getByLabel('Token').fill(stack.workerToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // By keyboard: the token field has the focus again after a refusal; Enter signs in.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(stack.workerToken);
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: /Jobs/ }).waitFor();
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: 'ankole_session', httpOnly: true, sameSite: 'Strict' });
