@@ -93,6 +93,12 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     await page.locator(`tr[data-job="${job.id}"][data-status="succeeded"]`).waitFor({ timeout: 45_000 });
     expect(await page.evaluate('globalThis.sameDocument')).toBe(true);
     await screenshot(page, 'jobs');
+    // The filters: by status (kept in the address), then back to any.
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByText('No jobs.').waitFor();
+    expect(page.url()).toContain('status=failed');
+    await page.getByLabel('Status').selectOption('succeeded');
+    await page.locator(`tr[data-job="${job.id}"]`).waitFor();
 
     await page.getByRole('link', { name: 'Kelp notes' }).click();
     const call = page.getByRole('group', { name: 'Tool call Looking up kelp' });
@@ -144,9 +150,21 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     const answers = await page.evaluate(async (jobId) => {
       const call = (path: string, body: unknown) =>
         fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-ankole-dashboard': '1' }, body: JSON.stringify(body) }).then(async (response) => ({ status: response.status, body: await response.text() }));
-      return [await call('/v1/jobs/get', { agentId: 'a', jobId }), await call('/v1/jobs/list', { agentId: 'a' }), await call('/v1/transcripts/get', { agentId: 'a', jobId }), await call('/v1/work/claim', { workerId: 'x' })];
+      return [
+        // Asked for agent a: refused by the server's token check.
+        await call('/v1/jobs/get', { agentId: 'a', jobId }),
+        await call('/v1/jobs/list', { agentId: 'a' }),
+        await call('/v1/transcripts/get', { agentId: 'a', jobId }),
+        await call('/v1/jobs/cancel', { agentId: 'a', jobId }),
+        await call('/v1/work/claim', { workerId: 'x' }),
+        // Asked for its own agent (or none: the server sets it): agent c has no such job.
+        await call('/v1/jobs/get', { jobId }),
+        await call('/v1/transcripts/get', { agentId: 'c', jobId }),
+        await call('/v1/jobs/cancel', { jobId }),
+      ];
     }, other.id);
-    expect(answers.map((answer) => answer.status)).toEqual([403, 403, 403, 403]);
+    expect(answers.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403, 404, 404, 404]);
+    expect((await stack.plane.client.jobs.get({ agentId: 'a', jobId: other.id })).status).not.toBe('cancelled');
     expect(answers.map((answer) => answer.body).join('')).not.toContain('Secret plans');
     await page.context().close();
   });
