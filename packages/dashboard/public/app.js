@@ -40,6 +40,7 @@ async function start() {
   const agent = state.session.kind === 'agent';
   state.agentId = agent ? state.session.agentId : (localStorage.getItem('ankole.agent') ?? 'default');
   agentInput.value = state.agentId;
+  if (!agent) showAgentsSeen();
   agentInput.readOnly = agent;
   agentInput.title = agent ? 'This token is for this agent only' : 'The agent whose work is shown (a worker token sees every agent)';
   document.getElementById('who').textContent = agent ? `agent token` : 'worker token';
@@ -132,6 +133,20 @@ async function updateBadge() {
   badge.setAttribute('aria-label', `${pending.length} pending`);
 }
 
+/** The agents this browser looked at (a worker token's choices), newest first. */
+function agentsSeen() {
+  try {
+    const seen = JSON.parse(localStorage.getItem('ankole.agents') ?? '[]');
+    return Array.isArray(seen) ? seen.filter((agent) => typeof agent === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function showAgentsSeen() {
+  document.getElementById('agents-seen').replaceChildren(...agentsSeen().map((agent) => h('option', { value: agent })));
+}
+
 function highlightSection(path) {
   const section = path.split('/')[1];
   for (const link of top.querySelectorAll('nav a')) {
@@ -152,6 +167,9 @@ document.getElementById('agent-form').addEventListener('submit', (event) => {
   if (value === '' || state.session?.kind === 'agent') return;
   state.agentId = value;
   localStorage.setItem('ankole.agent', value);
+  const seen = [value, ...agentsSeen().filter((agent) => agent !== value)].slice(0, 20);
+  localStorage.setItem('ankole.agents', JSON.stringify(seen));
+  showAgentsSeen();
   tick(true);
 });
 agentInput.addEventListener('change', () => document.getElementById('agent-form').requestSubmit());

@@ -136,6 +136,19 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     await page.context().close();
   });
 
+  it('cancels a job from its page', { timeout: 60_000 }, async () => {
+    // The worker of the test before holds remove_file calls: the job waits for a person until it is cancelled.
+    const job = await stack.plane.client.jobs.start({ agentId: 'e', title: 'Clean up', prompt: 'remove junk.txt' });
+    const page = await stack.signedInPage(await stack.agentToken('e'));
+    await page.goto(`${stack.server.url}/#/jobs/${job.id}`);
+    await page.getByRole('heading', { name: /Clean up/ }).getByText('awaiting approval').waitFor({ timeout: 45_000 });
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    await page.getByRole('heading', { name: /Clean up/ }).getByText('cancelled').waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel job' }).count()).toBe(0);
+    expect((await stack.plane.client.jobs.get({ agentId: 'e', jobId: job.id })).status).toBe('cancelled');
+    await page.context().close();
+  });
+
   it("keeps an agent token to its agent: another agent's job is not listed, not shown by its address, and refused by the server", { timeout: 60_000 }, async () => {
     const other = await stack.plane.client.jobs.start({ agentId: 'a', title: 'Secret plans of a', prompt: 'say hello' });
     const page = await stack.signedInPage(await stack.agentToken('c'));
