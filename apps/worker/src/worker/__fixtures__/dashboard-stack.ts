@@ -11,9 +11,10 @@ import type { TestModelServer } from '@core/testkit';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { runWorker, type RunWorkerOptions } from '../run-worker.js';
 
-/** Where Chromium is: `ANKOLE_CHROMIUM`, else Debian's `chromium` or another usual place; `undefined` when there is none. */
+/** Where Chromium is: `ANKOLE_CHROMIUM` when set (only there), else Debian's `chromium` or another usual place; `undefined` when there is none. */
 export function findChromium(): string | undefined {
-  const candidates = [process.env.ANKOLE_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+  const chosen = process.env.ANKOLE_CHROMIUM;
+  const candidates = chosen !== undefined && chosen !== '' ? [chosen] : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
   return candidates.find((candidate): candidate is string => candidate !== undefined && candidate !== '' && existsSync(candidate));
 }
 
