@@ -11,8 +11,25 @@ import { findChromium, screenshot, startDashboardStack, type DashboardStack } fr
 const CHROMIUM = findChromium();
 if (CHROMIUM === undefined) console.log('Dashboard browser tests skipped: no Chromium here (install Debian\'s chromium, or set ANKOLE_CHROMIUM).');
 
-/** The job turns' tools: a read-only lookup, and a destructive removal held for a person. */
+// The slow lookup answers once the test lets it (so the page is seen while the call runs).
+let releaseSlowLookup!: () => void;
+const slowLookupGate = new Promise<void>((resolve) => {
+  releaseSlowLookup = resolve;
+});
+
+/** The job turns' tools: a read-only lookup, a slow one, and a destructive removal held for a person. */
 const TOOLS: AnyWorkerAgentTool[] = [
+  defineWorkerTool({
+    name: 'slow_lookup',
+    description: 'Looks a topic up, slowly.',
+    schema: z.object({ topic: z.string() }),
+    isReadOnly: true,
+    describeActivity: (params) => `Looking up ${params.topic} slowly`,
+    execute: async (params) => {
+      await slowLookupGate;
+      return { content: `${params.topic}: found at last` };
+    },
+  }),
   defineWorkerTool({
     name: 'lookup',
     description: 'Looks a topic up.',
@@ -45,6 +62,8 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
         if (output !== undefined) return reply.text(`done: ${prompt} → ${String(output.output)}`);
         const lookup = /^look up (\S+)/.exec(prompt);
         if (lookup !== null) return reply.functionCalls([{ name: 'lookup', arguments: { topic: lookup[1] } }]);
+        const slow = /^slowly look up (\S+)/.exec(prompt);
+        if (slow !== null) return reply.functionCalls([{ name: 'slow_lookup', arguments: { topic: slow[1] } }]);
         const remove = /^remove (\S+)/.exec(prompt);
         if (remove !== null) return reply.functionCalls([{ name: 'remove_file', arguments: { path: remove[1] } }]);
         return reply.text(`done: ${prompt}`);
@@ -53,6 +72,7 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     stack = await startDashboardStack({ chromium: CHROMIUM!, model });
   }, 120_000);
   afterAll(async () => {
+    releaseSlowLookup();
     await stack?.close();
     await model?.close();
   });
@@ -108,6 +128,27 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     await expect.poll(() => page.locator('pre.answer').textContent()).toContain('done: look up kelp');
     await expect.poll(() => page.locator('.summary').textContent()).toMatch(/Completed · 2 steps · 1 tool call/);
     await screenshot(page, 'job');
+    await page.context().close();
+  });
+
+  it("draws a running job's transcript live: the call running, then done, and the answer", { timeout: 60_000 }, async () => {
+    const job = await stack.plane.client.jobs.start({ agentId: 'a', title: 'Slow notes', prompt: 'slowly look up urchins' });
+    const page = await stack.signedInPage(stack.workerToken);
+    await page.getByLabel('Agent').fill('a');
+    await page.getByLabel('Agent').press('Enter');
+    await page.goto(`${stack.server.url}/#/jobs/${job.id}`);
+    await page.evaluate('globalThis.sameDocument = true');
+    const call = page.getByRole('group', { name: 'Tool call Looking up urchins slowly' });
+    await call.and(page.locator('.running')).waitFor({ timeout: 45_000 });
+    expect(await page.getByRole('heading', { name: /Slow notes/ }).textContent()).toContain('running');
+    expect(await page.locator('.transcript').textContent()).toContain('Running…');
+    await screenshot(page, 'job-running');
+
+    releaseSlowLookup();
+    await call.and(page.locator('.done')).waitFor();
+    await expect.poll(() => page.locator('pre.answer').count()).toBe(1);
+    expect(await page.locator('pre.answer').textContent()).toBe('done: slowly look up urchins → urchins: found at last');
+    expect(await page.evaluate('globalThis.sameDocument')).toBe(true);
     await page.context().close();
   });
 
