@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDashboardRoutes } from './dashboard-routes.js';
 import { requestToken } from './request-token.js';
+import { createSignInLimiter } from './sign-in-limiter.js';
 
 const TOKEN = 'ank_right';
 const app = createDashboardRoutes({ authenticate: (token) => (token === TOKEN ? { kind: 'agent', agentId: 'a' } : undefined) });
@@ -49,6 +50,18 @@ describe('the dashboard routes', () => {
       expect(response.status).toBe(403);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('cross_site');
     }
+  });
+});
+
+describe('signing in, many times', () => {
+  it('answers 429 past the sign-in budget of an address, right token or not', async () => {
+    const limited = createDashboardRoutes({ authenticate: () => undefined, signInLimiter: createSignInLimiter({ burst: 3, perSecond: 0.001 }) });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const response = await limited.request('http://127.0.0.1:7070/dashboard/session', { method: 'POST', headers: SAME_SITE, body: JSON.stringify({ token: `ank_${attempt}` }) });
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
   });
 });
 

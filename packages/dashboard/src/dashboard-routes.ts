@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { crossSiteRefusal } from './cross-site-check.js';
 import { loadDashboardAssets, type DashboardAsset } from './dashboard-assets.js';
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.js';
+import { createSignInLimiter, type SignInLimiter } from './sign-in-limiter.js';
 
 /** Who a token stands for, as the control plane server's `authenticate` answers (only `kind` and `agentId` are read). */
 export type DashboardPrincipal = { kind: string; agentId?: string | undefined };
@@ -13,6 +14,8 @@ export interface DashboardRoutesOptions {
   authenticate(token: string | undefined): Promise<DashboardPrincipal | undefined> | DashboardPrincipal | undefined;
   /** The web app's files (default: `loadDashboardAssets()`, read at the first request). */
   assets?: Map<string, DashboardAsset> | undefined;
+  /** Sign-in attempts allowed per remote address (default `createSignInLimiter()`: bursts of 10, then one a second); more get 429. */
+  signInLimiter?: SignInLimiter | undefined;
 }
 
 /** What every page and file of the dashboard is sent with: only this origin's scripts, styles and calls; never framed. */
@@ -31,16 +34,17 @@ const SECURITY_HEADERS: Record<string, string> = {
  * /dashboard/<file>` (its scripts and styles, gzipped for browsers that take it, with ETags), and the session: `POST
  * /dashboard/session` `{ token }` signs in (the token is checked with `authenticate`, then kept in an HttpOnly,
  * SameSite=Strict cookie; 401 `unauthorized` for a wrong one), `GET /dashboard/session` says who is signed in (`{
- * kind, agentId }` or 401), `POST /dashboard/session/end` signs out. Signing in and out are refused 403 `cross_site`
+ * kind, agentId }` or 401; at most `signInLimiter` attempts per address, then 429), `POST /dashboard/session/end` signs out. Signing in and out are refused 403 `cross_site`
  * unless `crossSiteRefusal` finds the request same-site; the calls themselves use the server's `POST /v1/<api>/<method>`
  * with the cookie (`requestToken`).
  */
 export function createDashboardRoutes(options: DashboardRoutesOptions): Hono {
   const app = new Hono();
   let assets = options.assets;
+  const signIns = options.signInLimiter ?? createSignInLimiter();
   const secure = (c: Context) => new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
-  const refuse = (c: Context, status: 401 | 403 | 404, code: string, message: string) =>
-    c.json({ error: { kind: status === 404 ? 'not_found' : 'auth', code, message } }, status);
+  const refuse = (c: Context, status: 401 | 403 | 404 | 413 | 429, code: string, message: string) =>
+    c.json({ error: { kind: status === 404 ? 'not_found' : status === 429 || status === 413 ? 'limit' : 'auth', code, message } }, status);
 
   const send = (c: Context, name: string) => {
     assets ??= loadDashboardAssets();
@@ -60,9 +64,14 @@ export function createDashboardRoutes(options: DashboardRoutesOptions): Hono {
     if (principal === undefined) return refuse(c, 401, 'unauthorized', 'Not signed in.');
     return c.json({ result: { kind: principal.kind, agentId: principal.agentId ?? null } });
   });
-  app.post('/dashboard/session', bodyLimit({ maxSize: 4096, onError: (c) => refuse(c, 403, 'body_too_large', 'The sign-in body is too large.') }), async (c) => {
+  app.post('/dashboard/session', bodyLimit({ maxSize: 4096, onError: (c) => refuse(c, 413, 'body_too_large', 'The sign-in body is too large.') }), async (c) => {
     const refusal = crossSiteRefusal(c.req.raw);
     if (refusal !== undefined) return refuse(c, 403, 'cross_site', refusal);
+    const waitMs = signIns.take(remoteAddress(c));
+    if (waitMs > 0) {
+      c.header('retry-after', String(Math.ceil(waitMs / 1000)));
+      return refuse(c, 429, 'rate_limited', `Too many sign-ins from this address; retry in ${Math.ceil(waitMs / 1000)} s.`);
+    }
     const body = (await c.req.json().catch(() => undefined)) as { token?: unknown } | undefined;
     const token = typeof body?.token === 'string' ? body.token.trim() : '';
     const principal = token === '' ? undefined : await options.authenticate(token);
@@ -79,4 +88,9 @@ export function createDashboardRoutes(options: DashboardRoutesOptions): Hono {
   });
   app.get('/dashboard/:path{.+}', (c) => send(c, c.req.param('path')));
   return app;
+}
+
+/** The request's remote address, as `@hono/node-server` gives it (`local` without one). */
+function remoteAddress(c: Context): string {
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'local';
 }

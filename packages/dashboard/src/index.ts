@@ -6,3 +6,5 @@ export type { DashboardPrincipal, DashboardRoutesOptions } from './dashboard-rou
 export { requestToken } from './request-token.js';
 export type { RequestToken } from './request-token.js';
 export { SESSION_COOKIE, clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.js';
+export { createSignInLimiter } from './sign-in-limiter.js';
+export type { SignInLimiter } from './sign-in-limiter.js';
