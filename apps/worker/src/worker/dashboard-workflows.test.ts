@@ -17,11 +17,21 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: workflows, 
     releaseSummary = resolve;
   });
 
+  // A task titled `Wait…` never answers while the test runs (its workflow is cancelled from the page).
+  let releaseWaits!: () => void;
+  const waitGate = new Promise<void>((resolve) => {
+    releaseWaits = resolve;
+  });
+
   beforeAll(async () => {
     model = await startTestModelServer({
       script: [],
       onExhausted: async (request) => {
         if (taskTitle(request) === 'Summarise') await summaryGate;
+        if (taskTitle(request)?.startsWith('Wait') === true) {
+          await waitGate;
+          return reply.text('The tide came.');
+        }
         return exampleTaskReply(request) ?? reply.text(`done: ${lastUserText(request) ?? ''}`);
       },
     });
@@ -29,6 +39,7 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: workflows, 
   }, 120_000);
   afterAll(async () => {
     releaseSummary();
+    releaseWaits();
     await stack?.close();
     await model?.close();
   });
@@ -63,6 +74,20 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: workflows, 
     await page.getByRole('group', { name: /Tool call .*/ }).first().waitFor();
     expect(await page.locator('.transcript').textContent()).toContain('submit_result');
     expect(await page.locator('pre.result').textContent()).toContain('anemones fact 1');
+    await page.context().close();
+  });
+
+  it('cancels a running workflow from its page', { timeout: 60_000 }, async () => {
+    const script = `return await task({ title: 'Wait for the tide', prompt: 'Wait.', result: { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } } });`;
+    const workflow = await stack.plane.client.workflows.start({ agentId: 'x', title: 'Tide watch', script, input: {} });
+    const page = await stack.signedInPage(await stack.agentToken('x'));
+    await page.getByRole('link', { name: 'Workflows' }).click();
+    await page.getByRole('link', { name: 'Tide watch' }).click();
+    await page.getByRole('list', { name: 'Tasks' }).locator('li', { hasText: 'Wait for the tide' }).waitFor({ timeout: 45_000 });
+    await page.getByRole('button', { name: 'Cancel workflow' }).click();
+    await page.getByRole('heading', { name: /Tide watch/ }).getByText('cancelled').waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel workflow' }).count()).toBe(0);
+    expect((await stack.plane.client.workflows.get({ agentId: 'x', workflowId: workflow.id })).status).toBe('cancelled');
     await page.context().close();
   });
 
