@@ -1,6 +1,7 @@
 // The dashboard: sign-in, the section router (#/jobs, #/jobs/<id>, #/workflows/<id>, …) and live updates. A page's
-// data is loaded again every REFRESH_MS while the tab is visible (never faster than once a second) and redrawn only
-// when it changed, keeping what the person opened, typed and focused.
+// data (and the approvals count) is loaded again every REFRESH_MS while the tab is visible (never faster than once a
+// second; pages that do not change by themselves, `live: false`, only once) and redrawn only when it changed,
+// keeping what the person opened, typed and focused.
 import { ApiError, currentSession, rpc, signIn, signOut } from './api.js';
 import { h } from './dom.js';
 import { routeView } from './routes.js';
@@ -90,10 +91,12 @@ async function tick(force = false) {
   route.params = params;
   const ctx = context(route);
   highlightSection(route.path);
+  const key = `${location.hash}|${state.agentId}`;
   try {
-    const [data] = await Promise.all([view.load(ctx, force ? undefined : state.shown?.data), updateBadge()]);
+    // A page that does not change by itself (Brain) is loaded once; the approvals count stays live on every page.
+    const again = !force && view.live === false && state.shown?.key === key;
+    const [data] = await Promise.all([again ? state.shown.data : view.load(ctx, force ? undefined : state.shown?.data), updateBadge()]);
     if (generation !== state.generation) return;
-    const key = `${location.hash}|${state.agentId}`;
     const serialized = JSON.stringify(data);
     if (force || state.shown?.key !== key || state.shown.serialized !== serialized) {
       const first = state.shown?.key !== key;
@@ -107,7 +110,7 @@ async function tick(force = false) {
     state.shown = undefined;
     main.replaceChildren(h('h1', {}, view.title(undefined, ctx)), h('p', { class: 'error', role: 'alert' }, failure instanceof ApiError ? failure.message : String(failure)));
   }
-  if (generation === state.generation && !document.hidden && view.live !== false) state.timer = setTimeout(() => tick(), REFRESH_MS);
+  if (generation === state.generation && !document.hidden) state.timer = setTimeout(() => tick(), REFRESH_MS);
 }
 
 /** Replaces the page, keeping folds open, typed text and focus (by element id or data-key). */
