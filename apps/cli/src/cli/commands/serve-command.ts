@@ -18,6 +18,8 @@ const HELP = [
   'GET /v1/health. Workers and commands elsewhere use it with --control-plane URL (or ANKOLE_CONTROL_PLANE_URL)',
   'and a token (ANKOLE_CONTROL_PLANE_TOKEN) made with `ankole tokens create --worker` or `--agent NAME`, so they',
   'need no database credentials. It also runs the background duties (firing schedules, recovering lost claims).',
+  'People open the same address in a browser: the dashboard (jobs, workflows, approvals, schedules, Brain),',
+  'signed in with such a token.',
   'SIGTERM or Ctrl-C stops it.',
   '',
   'Options:',
@@ -55,6 +57,7 @@ export const serveCommand: CliCommand = {
         authenticate: (token) => (token === undefined ? undefined : tokens.verify(token)),
         host,
         port,
+        dashboard: true,
         log: (line) => io.stderr.write(`${line}\n`),
       });
       io.stdout.write(`Serving the control plane of ${opened.where} at ${server.url} (SIGTERM or Ctrl-C stops it)\n`);
