@@ -1,12 +1,11 @@
 import { defineConfig } from 'tsup';
 
-// The library. The `ankole` CLI (dist/cli.js, dist/cli-*.js) is bundled by build-cli.mjs, after this build.
+// The library and its test models (`@core/worker/testing`). The `ankole` command is apps/cli.
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/testing.ts'],
   format: ['esm'],
-  dts: { entry: 'src/index.ts' },
+  dts: { entry: ['src/index.ts', 'src/testing.ts'] },
   sourcemap: true,
-  // The CLI's files stay until build-cli.mjs replaces them, so dist/cli.js is never missing while the worker builds.
-  clean: ['!cli.js', '!cli.js.map', '!cli-*', '!ankole.cjs', '!ankole.cjs.map'],
+  clean: true,
   target: 'node20',
 });

@@ -11,6 +11,7 @@ import {
   type CallOptions,
   type ControlPlaneClient,
 } from '@core/control-plane-client';
+import { createDashboardRoutes, requestToken } from '@core/dashboard';
 import { Hono, type Context } from 'hono';
 import type { AccessTokens, Principal } from './access-tokens.js';
 import { createInFlightLimiter } from './in-flight-limiter.js';
@@ -58,6 +59,8 @@ export interface ControlPlaneAppOptions {
    * request id, method, path, status, code and message; a server error (5xx) with its stack trace.
    */
   log?: ((line: string) => void) | undefined;
+  /** Serve the web dashboard (`@core/dashboard`) at `/`, and take its session cookie for calls (same-site requests only). */
+  dashboard?: boolean | undefined;
 }
 
 /** The app's context variables. */
@@ -114,6 +117,7 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
   });
   app.notFound((c) => refuse(c, 404, 'not_found', 'route_unknown', `No route ${c.req.method} ${c.req.path}; calls are POST /v1/<api>/<method>.`));
 
+  if (options.dashboard === true) app.route('/', createDashboardRoutes({ authenticate: options.authenticate }));
   app.get('/v1/health', (c) => c.json({ ok: true }));
   let openApi: Record<string, unknown> | undefined;
   app.get('/v1/openapi.json', (c) => c.json((openApi ??= controlPlaneOpenApi())));
@@ -142,7 +146,9 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
   }
 
   app.post('/v1/:api/:method', async (c) => {
-    const token = c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+    const presented = requestToken(c.req.raw, { cookies: options.dashboard === true });
+    if ('refusal' in presented) return refuse(c, 403, 'auth', 'cross_site', presented.refusal);
+    const token = presented.token;
     const principal = await options.authenticate(token);
     if (principal === undefined) {
       // Wrong tokens are answered 401 up to a budget per remote address, then 429 (logged once until the budget is

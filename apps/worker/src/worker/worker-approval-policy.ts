@@ -1,7 +1,6 @@
 import type { ApprovalDecisionRecord, HeldCall } from '@core/control-plane-client';
 import type { AgentRunState, AnyWorkerAgentTool, ApprovalPolicy } from '@core/runtime';
-import { readApprovalRules } from '../cli/agent-approvals-config.js';
-import { listedName } from '../cli/cli-approval-policy.js';
+import { listedName, readApprovalRules } from './agent-approvals-config.js';
 import { journalApprovedCalls, type ApprovedCallJournal } from './journal-approved-calls.js';
 
 /** What a background turn does with a call that needs approval: run it, deny it, or hold it for a person. */
@@ -50,7 +49,7 @@ export function requireListedApprovals(tools: readonly AnyWorkerAgentTool[], rul
  * Without a config (or without `background`), calls that need approval (destructive tools, unless a tool says
  * otherwise) are held for a person: background work has no one at hand to ask, so nothing destructive runs unattended
  * unless the config allows it.
- * @throws CliError (`agent_config_invalid`) when the file is not valid.
+ * @throws UsageError (`agent_config_invalid`) when the file is not valid.
  */
 export async function readWorkerApprovalRules(agent: string, env: Readonly<Record<string, string | undefined>>): Promise<WorkerApprovalRules> {
   const rules = await readApprovalRules(agent, env);

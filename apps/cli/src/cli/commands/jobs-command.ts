@@ -1,0 +1,137 @@
+import type { ControlPlaneClient, JobRecord, JobStatus } from '@core/control-plane-client';
+import { resolveIdPrefix } from '../id-prefix.js';
+import { countOf } from '../../render/plural.js';
+import { describeTime } from '../../render/relative-time.js';
+import type { CliCommand } from '../cli-command.js';
+import { CliError, EXIT_CODES } from '../cli-error.js';
+import { parseCommandLine, positiveInteger, stringValue, stringValues } from '../parse-command-line.js';
+import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
+
+const OPTIONS = {
+  ...CONTROL_PLANE_OPTIONS,
+  agent: { type: 'string' },
+  status: { type: 'string', multiple: true },
+  limit: { type: 'string' },
+  title: { type: 'string' },
+  transcript: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const STATUSES: readonly JobStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'awaiting_approval'];
+
+const HELP = [
+  'Usage: ankole jobs [list]                 list the agent\'s background jobs, newest first',
+  '       ankole jobs show <id>              one job, with its prompt and final answer or error',
+  '       ankole jobs show <id> --transcript its turn drawn as it ran (every tool call; --json: the stored events)',
+  '       ankole jobs cancel <id>            cancel a queued or running job (a running turn stops within seconds)',
+  '       ankole jobs start "<prompt>"       queue a background job for `ankole worker` to run',
+  '',
+  'Options:',
+  '  --agent NAME       the agent (default: "default")',
+  '  --status S         only jobs with this status (queued, running, succeeded, failed, cancelled; repeatable)',
+  '  --limit N          most jobs to list (default 50)',
+  '  --title TEXT       the title of a job to start',
+  '  --transcript       with show: the turn\'s transcript, each claim of the job (a crash recovery or a resume starts one)',
+  '  --json             print JSON',
+  ...CONTROL_PLANE_OPTIONS_HELP,
+  '  -h, --help         show this help',
+  '',
+].join('\n');
+
+/** `ankole jobs`: list, show, cancel and start background jobs of an agent. */
+export const jobsCommand: CliCommand = {
+  name: 'jobs',
+  summary: 'list, show, cancel or start background jobs',
+  async run(args, io) {
+    const { values, positionals } = parseCommandLine('jobs', args, OPTIONS);
+    if (values.help === true) {
+      io.stdout.write(HELP);
+      return EXIT_CODES.ok;
+    }
+    const [action = 'list', ...rest] = positionals;
+    if (!['list', 'show', 'cancel', 'start'].includes(action)) {
+      throw new CliError('action_unknown', `Unknown action "${action}" for \`ankole jobs\`: use list, show, cancel or start (see \`ankole jobs --help\`).`);
+    }
+    const agentId = agentOption(values);
+    const statuses = stringValues(values, 'status').flatMap((text) => text.split(',')).map((text) => text.trim());
+    const badStatus = statuses.find((status) => !STATUSES.includes(status as JobStatus));
+    if (badStatus !== undefined) throw new CliError('option_invalid', `--status "${badStatus}" is not a job status: use ${STATUSES.join(', ')}.`);
+    const limit = positiveInteger(values, 'limit', 'jobs');
+    const needsId = action === 'show' || action === 'cancel';
+    if (needsId && rest.length !== 1) throw new CliError('arguments_invalid', `Give one job id: ankole jobs ${action} <id>.`);
+    const prompt = rest.join(' ').trim();
+    if (action === 'start' && prompt === '') throw new CliError('prompt_missing', 'Give the prompt of the job: ankole jobs start "<prompt>".');
+    if (values.transcript === true && action !== 'show') throw new CliError('option_invalid', '--transcript goes with show: ankole jobs show <id> --transcript.');
+
+    const { controlPlane } = await openFromOptions(values, io, false);
+    try {
+      const { client } = controlPlane;
+      const json = values.json === true;
+      if (action === 'list') {
+        const jobs = await client.jobs.list({ agentId, ...(statuses.length > 0 ? { status: statuses as JobStatus[] } : {}), ...(limit === undefined ? {} : { limit }) });
+        if (json) io.stdout.write(`${JSON.stringify(jobs)}\n`);
+        else if (jobs.length === 0) io.stdout.write(`No background jobs for agent ${agentId}.\n`);
+        else {
+          io.stdout.write(
+            `${formatTable(
+              ['ID', 'STATUS', 'KIND', 'CREATED', 'TITLE'],
+              jobs.map((job) => [job.id, job.status, job.kind, describeTime(job.createdAt), job.title]),
+            )}\n`,
+          );
+        }
+        return EXIT_CODES.ok;
+      }
+      if (action === 'show' && values.transcript === true) {
+        const transcript = await client.transcripts.get({ agentId, jobId: await jobId(client, agentId, rest[0]!) });
+        if (json) io.stdout.write(`${JSON.stringify(transcript)}\n`);
+        else {
+          const { drawTranscript } = await import('../../render/draw-transcript.js');
+          drawTranscript({ attempts: transcript.attempts, what: `job ${transcript.jobId}`, io });
+        }
+        return EXIT_CODES.ok;
+      }
+      const job =
+        action === 'show'
+          ? await client.jobs.get({ agentId, jobId: await jobId(client, agentId, rest[0]!) })
+          : action === 'cancel'
+            ? await cancelUnfinished(client, agentId, await jobId(client, agentId, rest[0]!))
+            : await client.jobs.start({ agentId, prompt, title: stringValue(values, 'title') });
+      io.stdout.write(json ? `${JSON.stringify(job)}\n` : `${describeJob(job, action)}\n`);
+      return EXIT_CODES.ok;
+    } finally {
+      await controlPlane.close();
+    }
+  },
+};
+
+/** The job id a user means: the whole id or a unique prefix of one of the agent's latest 500 jobs. */
+function jobId(client: ControlPlaneClient, agentId: string, given: string): Promise<string> {
+  return resolveIdPrefix({ given, kind: 'job', candidates: async () => (await client.jobs.list({ agentId, limit: 500 })).map((job) => job.id) });
+}
+
+/**
+ * Cancels a job that is still queued or running.
+ * @throws CliError (exit code 1, `job_finished`) when it had already finished: there was nothing to cancel.
+ */
+async function cancelUnfinished(client: ControlPlaneClient, agentId: string, jobId: string): Promise<JobRecord> {
+  const current = await client.jobs.get({ agentId, jobId });
+  if (current.status !== 'queued' && current.status !== 'running' && current.status !== 'awaiting_approval') {
+    throw new CliError('job_finished', `Job ${current.id} had already ${current.status === 'cancelled' ? 'been cancelled' : current.status}: there was nothing to cancel.`, {
+      exitCode: EXIT_CODES.failure,
+    });
+  }
+  return client.jobs.cancel({ agentId, jobId });
+}
+
+function describeJob(job: JobRecord, action: string): string {
+  const lead = action === 'cancel' ? `Job ${job.id} is ${job.status}.` : action === 'start' ? `Queued job ${job.id}.` : `Job ${job.id}`;
+  const lines = [lead, `  title:    ${job.title}`, `  status:   ${job.status} (${job.kind}, ${countOf(job.attempts, 'attempt')})`, `  created:  ${describeTime(job.createdAt)}`];
+  if (job.scheduleId !== null) lines.push(`  schedule: ${job.scheduleId}, its run at ${job.fireAt === null ? '-' : describeTime(job.fireAt)}`);
+  if (job.startedAt !== null) lines.push(`  started:  ${describeTime(job.startedAt)}${job.workerId === null ? '' : ` by ${job.workerId}`}`);
+  if (job.finishedAt !== null) lines.push(`  finished: ${describeTime(job.finishedAt)}`);
+  if (action === 'show') lines.push(`  prompt:   ${job.prompt}`);
+  if (job.error !== null) lines.push(`  error:    ${job.error}`);
+  if (job.finalAnswer !== null && action === 'show') lines.push('', job.finalAnswer);
+  return lines.join('\n');
+}

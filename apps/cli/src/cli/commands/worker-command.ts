@@ -1,0 +1,302 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { AnkoleError } from '@core/runtime';
+import { webProfileFromEnv } from '@core/tools-web';
+import { createWorkerMcpTools, readWorkerApprovalRules, runWorker, type WorkerEvent, type WorkerMcpEvent, type WorkerMcpTools, type WorkerTaskEvent } from '@core/worker';
+import { AGENT_NAME_PATTERN, defaultAgentHome } from '../agent-home.js';
+import { configSetting, loadAnkoleConfig } from '../ankole-config.js';
+import { applyAnkoleConfig } from '../apply-config.js';
+import { commandsSetup, describeCommands } from '../command-sandbox-setup.js';
+import type { CliCommand } from '../cli-command.js';
+import { CliError, EXIT_CODES } from '../cli-error.js';
+import { openModel } from '../model-setup.js';
+import { countOf } from '../../render/plural.js';
+import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
+import { mcpConfigOption } from '../turn-setup.js';
+import { checkModelEndpoint } from '../check-model-endpoint.js';
+import { startDemoWorkerModel } from '../../demo/demo-worker-model.js';
+import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from '../../control-plane/control-plane-options.js';
+
+const OPTIONS = {
+  ...CONTROL_PLANE_OPTIONS,
+  concurrency: { type: 'string' },
+  'worker-id': { type: 'string' },
+  homes: { type: 'string' },
+  skills: { type: 'string' },
+  'mcp-config': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'unsandboxed-commands': { type: 'boolean' },
+  brain: { type: 'boolean' },
+  model: { type: 'string' },
+  'max-steps': { type: 'string' },
+  'shutdown-grace-seconds': { type: 'string' },
+  'poll-interval-ms': { type: 'string' },
+  json: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const HELP = [
+  'Usage: ankole worker [options]',
+  '',
+  'The long-running worker: takes scheduled turns and background jobs from the control plane\'s queue and',
+  'runs each as a turn for its agent, and runs workflows: their advances (the script replayed in a sandbox)',
+  'and their tasks (each a task turn that ends when submit_result is accepted); tasks and jobs share --concurrency.',
+  'Start several (on one PostgreSQL database) to share the work.',
+  'It needs a real model: OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server).',
+  'SIGTERM or Ctrl-C: no new work; running turns get the grace period to finish, then are handed back to the',
+  'queue for another worker. A second signal hands them back at once.',
+  '',
+  'Options:',
+  '  --concurrency N    turns at once (default 2)',
+  '  --worker-id ID     this worker\'s name in the job records (default: <host>-<pid>)',
+  '  --homes DIR        the folder of agent homes, one sub-folder per agent (default: $XDG_DATA_HOME/ankole/agents)',
+  '  --skills DIR       a folder of skills active for every turn',
+  '  --mcp-config FILE  an mcporter config (mcpServers): each server\'s tools join every turn, namespaced by server;',
+  '                     the servers start once and run until the worker stops',
+  '  --allow-host H     let every agent\'s commands reach host H (through the sandbox\'s proxy; repeatable); an agent\'s',
+  '                     file adds its own commands.allowHosts. Without any, commands have no network.',
+  '  --unsandboxed-commands  run commands WITHOUT the OS sandbox (bubblewrap); they reach everything this user can',
+  '  --brain            enable Brain for every agent: text turns get recall, get_page, create_page, update_page and',
+  '                     delete_page; workflow task turns get the read-only recall and get_page',
+  '  --model NAME       the model (default: $ANKOLE_MODEL, else gpt-5-mini)',
+  '  --max-steps N      most model calls per turn (default 20)',
+  '  --shutdown-grace-seconds N  how long running turns may finish after SIGTERM (default 30; 0: hand back at once)',
+  '  --poll-interval-ms N        how often an idle worker looks for work (default 500)',
+  '  --json             one JSON line per worker event',
+  '  --demo             the offline demo model (no key needed): every turn gets a scripted one-line answer, every',
+  '                     workflow task submits the smallest value its schema accepts',
+  ...CONTROL_PLANE_OPTIONS_HELP,
+  '  -h, --help         show this help',
+  '',
+  'Environment: DATABASE_URL, ANKOLE_DATA_DIR, ANKOLE_DB_SCHEMA, ANKOLE_LEASE_SECONDS (how long this worker\'s claim',
+  'outlives its last heartbeat, sent every second; a dead worker\'s job goes to another after it, default 10),',
+  'ANKOLE_MAINTENANCE_INTERVAL_SECONDS (how often it looks for such jobs, default 1),',
+  'ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS (default 300), web tools as for `ankole run` (WEB_SEARCH_PROVIDER, ...).',
+  'Defaults for the model, OPENAI_BASE_URL, --max-steps, the web tools, --mcp-config and --skills can be kept in',
+  '$XDG_CONFIG_HOME/ankole/config.json (variables and flags win; `ankole config show`); each agent\'s',
+  '$XDG_CONFIG_HOME/ankole/agents/<agent>.json gives its approval lists. A call that needs approval (a destructive',
+  'tool\'s) is held for a person (`ankole approvals`) unless that file allows it: { "approvals": { "allow": ["command"] } }',
+  'or { "approvals": { "background": "allow" } }.',
+  '',
+].join('\n');
+
+/** `ankole worker`: the long-running worker. */
+export const workerCommand: CliCommand = {
+  name: 'worker',
+  summary: 'run scheduled turns, background jobs and workflows from the queue until stopped (SIGTERM / Ctrl-C)',
+  async run(args, cliIO) {
+    const parsed = parseCommandLine('worker', args, OPTIONS);
+    if (parsed.values.help === true) {
+      cliIO.stdout.write(HELP);
+      return EXIT_CODES.ok;
+    }
+    // The user's config file under the environment and the flags (model, base URL, step limit, web, MCP, skills);
+    // each agent's own file gives its approval lists.
+    const { values, io } = await applyAnkoleConfig(parsed.values, cliIO, { perAgent: false, flags: Object.keys(OPTIONS) });
+    const concurrency = positiveInteger(values, 'concurrency', 'worker') ?? 2;
+    const maxSteps = positiveInteger(values, 'max-steps', 'worker');
+    const pollIntervalMs = positiveInteger(values, 'poll-interval-ms', 'worker') ?? 500;
+    const graceText = stringValue(values, 'shutdown-grace-seconds');
+    const graceSeconds = graceText === undefined ? 30 : Number(graceText);
+    if (!Number.isFinite(graceSeconds) || graceSeconds < 0) {
+      throw new CliError('option_invalid', `--shutdown-grace-seconds of \`ankole worker\` must be 0 or more, got "${graceText}".`);
+    }
+    const workerId = stringValue(values, 'worker-id') ?? `${hostname()}-${process.pid}`;
+    const homesOption = stringValue(values, 'homes');
+    const homes = homesOption === undefined ? undefined : path.resolve(io.cwd, homesOption);
+    const skillsOption = stringValue(values, 'skills');
+    const skillsDir = skillsOption === undefined ? undefined : await existingFolder(path.resolve(io.cwd, skillsOption), '--skills');
+    const mcpConfig = await mcpConfigOption(values, io);
+    const brain = values.brain === true;
+    const demo = values.demo === true;
+    if (!demo && (io.env.OPENAI_API_KEY === undefined || io.env.OPENAI_API_KEY === '')) {
+      throw new CliError(
+        'model_missing',
+        'ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server), or try it offline with --demo.',
+      );
+    }
+    const modelName = stringValue(values, 'model');
+    const model = demo ? await startDemoWorkerModel() : await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }) });
+    // Before any claim: a wrong or unreachable endpoint is one clear error (exit 1), not a queue of failed jobs.
+    if (!model.offlineDemo) {
+      try {
+        await checkModelEndpoint({ baseURL: model.baseURL, model: model.model, apiKey: io.env.OPENAI_API_KEY ?? '' });
+      } catch (error) {
+        await model.close();
+        throw error;
+      }
+    }
+    const json = values.json === true;
+    // Each line carries its time: the local clock time for people, ISO 8601 (`time`) in --json.
+    const log = (event: Record<string, unknown>, line: string) => {
+      const now = new Date();
+      io.stdout.write(json ? `${JSON.stringify({ time: now.toISOString(), ...event })}\n` : `${clockTime(now)} ${line}\n`);
+    };
+    const { controlPlane, where } = await openFromOptions(values, io, true, (error) =>
+      io.stderr.write(`ankole worker: background duty failed (retrying): ${(error as Error).message}\n`),
+    );
+    const stop = new AbortController();
+    const force = new AbortController();
+    const onSignal = () => {
+      if (!stop.signal.aborted) {
+        log({ type: 'worker.stopping' }, `Stopping: no new work; running turns get ${graceSeconds} s to finish, then are handed back.`);
+        stop.abort();
+      } else force.abort();
+    };
+    const removeInterrupt = io.onInterrupt(onSignal);
+    process.on('SIGTERM', onSignal);
+    // One MCP tool source for the whole process: servers start at the first turn and stop with the worker.
+    let mcp: WorkerMcpTools | undefined;
+    // One command sandbox for the whole process, shared by every agent's turns (each call gets its own namespaces).
+    const commands = commandsSetup(values, io);
+    try {
+      if (commands.sandbox !== 'unsandboxed') {
+        const status = await commands.sandbox.status();
+        if (!status.available) commands.refusal = status.reason;
+      }
+      if (commands.refusal !== undefined) log({ type: 'worker.warning', message: commands.refusal }, `! ${commands.refusal} Until then every command call is refused.`);
+      if (mcpConfig !== undefined) mcp = createWorkerMcpTools({ configPath: mcpConfig, onEvent: (event) => log(event, mcpEventLine(event)) });
+      log(
+        { type: 'worker.started', workerId, concurrency, model: model.model, where, commands: describeCommands(commands) },
+        `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${describeCommands(commands)}, ${model.notice}`,
+      );
+      const webProfile = webProfileFromEnv(io.env);
+      const summary = await runWorker({
+        client: controlPlane.client,
+        workerId,
+        concurrency,
+        gateway: model.gateway,
+        signal: stop.signal,
+        forceSignal: force.signal,
+        shutdownGraceMs: graceSeconds * 1000,
+        pollIntervalMs,
+        ...(maxSteps === undefined ? {} : { maxSteps }),
+        async turnContext(job) {
+          if (!AGENT_NAME_PATTERN.test(job.agentId)) {
+            throw new CliError('agent_invalid', `The job's agent "${job.agentId}" is not a valid agent name, so it has no home folder.`);
+          }
+          const home = homes === undefined ? defaultAgentHome(job.agentId, io.env) : path.join(homes, job.agentId);
+          await mkdir(home, { recursive: true });
+          const extraTools = mcp === undefined ? undefined : await mcp.tools();
+          // The agent's own file may allow more hosts than the worker's flags and user file.
+          const agentHosts = configSetting(await loadAnkoleConfig({ agent: job.agentId, env: io.env }), 'commands.allowHosts')?.value as string[] | undefined;
+          const allowHosts = [...new Set([...commands.allowHosts, ...(agentHosts ?? [])])];
+          return {
+            home,
+            commandSandbox: commands.sandbox,
+            ...(allowHosts.length === 0 ? {} : { allowHosts }),
+            ...(skillsDir === undefined ? {} : { skillsDir }),
+            ...(webProfile === undefined ? {} : { webProfile }),
+            ...(extraTools === undefined ? {} : { extraTools }),
+            ...(brain ? { brain } : {}),
+          };
+        },
+        approvals: (agentId) => readWorkerApprovalRules(agentId, io.env),
+        taskContext: () => ({ ...(webProfile === undefined ? {} : { webProfile }), ...(brain ? { brain } : {}) }),
+        onEvent: (event) => log(eventJson(event), eventLine(event)),
+      });
+      log(
+        { type: 'worker.stopped', ...summary },
+        `Worker ${workerId} stopped: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.cancelled} cancelled, ${summary.released} handed back; ` +
+          `workflow tasks: ${summary.tasks.succeeded} succeeded, ${summary.tasks.failed} failed, ${summary.tasks.cancelled} cancelled, ${summary.tasks.released} handed back, ${summary.tasks.held} held for approval; ${countOf(summary.advances, 'advance')}.`,
+      );
+      return EXIT_CODES.ok;
+    } finally {
+      process.off('SIGTERM', onSignal);
+      removeInterrupt();
+      await mcp?.close();
+      await commands.close();
+      await controlPlane.close();
+      await model.close();
+    }
+  },
+};
+
+async function existingFolder(folder: string, option: string): Promise<string> {
+  const info = await stat(folder).catch(() => undefined);
+  if (info === undefined || !info.isDirectory()) throw new CliError('folder_not_found', `${option} ${folder} is not an existing folder.`);
+  return folder;
+}
+
+function eventJson(event: WorkerEvent): Record<string, unknown> {
+  if (event.type === 'worker.error') return { type: event.type, error: message(event.error) };
+  if (event.type === 'advance.ran') return { type: event.type, ...event.report };
+  if (event.type === 'job.retrying') return { ...event, job: { id: event.job.id, agentId: event.job.agentId, kind: event.job.kind, status: event.job.status, title: event.job.title } };
+  if ('task' in event) {
+    const task = event.task;
+    return { ...event, task: { id: task.id, workflowId: task.workflowId, agentId: task.agentId, sequence: task.sequence, status: task.status, title: task.title } };
+  }
+  return { ...event, job: { id: event.job.id, agentId: event.job.agentId, kind: event.job.kind, status: event.job.status, title: event.job.title } };
+}
+
+function eventLine(event: WorkerEvent): string {
+  if (event.type === 'worker.error') return `! ${message(event.error)}`;
+  if (event.type === 'advance.ran') {
+    const report = event.report;
+    return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${report.durationMs} ms, ${countOf(report.newTasks, 'new task')}, ${report.status}`;
+  }
+  if (event.type === 'job.retrying' || event.type === 'task.retrying') {
+    const what = event.type === 'job.retrying' ? `job ${event.job.id} (agent ${event.job.agentId})` : `task ${event.task.id} (workflow ${event.task.workflowId})`;
+    return `… ${what}: model call ${event.attempt} of ${event.attempts} failed, trying again in ${seconds(event.delayMs)}: ${event.error}`;
+  }
+  if ('task' in event) return taskEventLine(event);
+  const job = event.job;
+  const name = `job ${job.id} (${job.kind}, agent ${job.agentId}) "${job.title}"`;
+  switch (event.type) {
+    case 'job.claimed':
+      return `▶ ${name}: running (attempt ${event.job.attempts})`;
+    case 'job.succeeded':
+      return `✓ ${name}: succeeded in ${seconds(event.durationMs)}`;
+    case 'job.failed':
+      return `✗ ${name}: failed in ${seconds(event.durationMs)}: ${event.error}`;
+    case 'job.cancelled':
+      return `■ ${name}: cancelled, turn stopped after ${seconds(event.durationMs)}`;
+    case 'job.released':
+      return `↩ ${name}: handed back to the queue`;
+    case 'job.lost':
+      return `↷ ${name}: taken over by another worker (this worker's claim expired)`;
+    case 'job.awaiting_approval':
+      return `⏸ ${name}: ${countOf(event.calls, 'call')} held for approval (ankole approvals list --agent ${job.agentId})`;
+  }
+}
+
+function taskEventLine(event: WorkerTaskEvent): string {
+  const task = event.task;
+  const name = `task ${task.id} (workflow ${task.workflowId}, agent ${task.agentId}) "${task.title}"`;
+  switch (event.type) {
+    case 'task.claimed':
+      return `▶ ${name}: running (attempt ${event.task.attempts})`;
+    case 'task.succeeded':
+      return `✓ ${name}: result stored in ${seconds(event.durationMs)}`;
+    case 'task.failed':
+      return `✗ ${name}: failed in ${seconds(event.durationMs)}: ${event.error}`;
+    case 'task.cancelled':
+      return `■ ${name}: cancelled, turn stopped after ${seconds(event.durationMs)}`;
+    case 'task.released':
+      return `↩ ${name}: handed back to the queue`;
+    case 'task.lost':
+      return `↷ ${name}: taken over by another worker (or its result refused); nothing stored by this worker`;
+    case 'task.awaiting_approval':
+      return `⏸ ${name}: ${countOf(event.calls, 'call')} held for approval, its workflow waits (ankole approvals list --agent ${task.agentId})`;
+  }
+}
+
+function mcpEventLine(event: WorkerMcpEvent): string {
+  return event.type === 'mcp.unavailable' ? `! ${event.reason}` : `MCP server "${event.server}" answers again: its tools are back in the turns.`;
+}
+
+/** `09:03:12`: the local clock time a worker log line starts with. */
+function clockTime(date: Date): string {
+  return [date.getHours(), date.getMinutes(), date.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function message(error: unknown): string {
+  return error instanceof AnkoleError || error instanceof Error ? error.message : String(error);
+}
+

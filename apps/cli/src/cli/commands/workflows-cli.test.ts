@@ -1,0 +1,189 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createControlPlane, createPostgresDriver, type ControlPlane } from '@core/control-plane';
+import type { WorkflowDetails, WorkflowRecord } from '@core/control-plane-client';
+import { testDatabaseUrl } from '@core/control-plane/testing';
+import type { TestModelServer } from '@core/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_WORKFLOW_SCRIPT, startWorkflowModel, until as waitUntil } from '@core/worker/testing';
+import { runCliProcess, spawnCli, type CliProcess } from '../../__fixtures__/spawn-cli.js';
+
+// `ankole workflows` and `ankole worker` as real processes: on PostgreSQL (DATABASE_URL) and on the embedded database.
+const DATABASE_URL = testDatabaseUrl();
+
+let model: TestModelServer;
+let scratch: string;
+let scriptFile: string;
+const processes: CliProcess[] = [];
+
+beforeAll(async () => {
+  model = await startWorkflowModel({ slowMs: 60_000 });
+  scratch = await mkdtemp(path.join(tmpdir(), 'ankole-workflows-cli-'));
+  scriptFile = path.join(scratch, 'research.js');
+  await writeFile(scriptFile, EXAMPLE_WORKFLOW_SCRIPT);
+});
+afterAll(async () => {
+  await model.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+afterEach(async () => {
+  for (const cli of processes.splice(0)) {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
+    await cli.exited;
+  }
+});
+
+function baseEnv(): Record<string, string> {
+  return { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: model.baseURL, XDG_DATA_HOME: scratch, HOME: scratch, ANKOLE_LEASE_SECONDS: '5', ANKOLE_MAINTENANCE_INTERVAL_SECONDS: '1' };
+}
+
+function worker(env: Record<string, string>, ...args: string[]): CliProcess {
+  const cli = spawnCli(['worker', '--worker-id', 'wf-worker', '--poll-interval-ms', '100', '--concurrency', '2', ...args], env);
+  processes.push(cli);
+  return cli;
+}
+
+const until = <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 45_000) => waitUntil(check, what, timeoutMs, 100);
+
+describe('ankole workflows on PostgreSQL', () => {
+  let schema: string;
+  let plane: ControlPlane;
+  beforeAll(async () => {
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    plane = await createControlPlane({ databaseUrl: DATABASE_URL, schema, background: false });
+  });
+  afterAll(async () => {
+    await plane.close();
+    const driver = createPostgresDriver({ connectionString: DATABASE_URL });
+    await driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`);
+    await driver.close();
+  });
+  const env = () => ({ ...baseEnv(), DATABASE_URL, ANKOLE_DB_SCHEMA: schema });
+
+  it('starts the example workflow from a file, a real `ankole worker` runs it to its result, and `show` draws the task tree', async () => {
+    const started = Date.now();
+    const start = await runCliProcess(['workflows', 'start', '--script', scriptFile, '--input', '{"topics":["anemones","crabs"]}', '--json'], env());
+    expect(start.stderr).toBe('');
+    expect(start.code).toBe(0);
+    const workflow = JSON.parse(start.stdout) as WorkflowRecord;
+    expect(workflow).toMatchObject({ title: 'research', status: 'running', agentId: 'default', input: { topics: ['anemones', 'crabs'] } });
+
+    const cli = worker(env());
+    const done = await until(async () => {
+      const stored = await plane.client.workflows.get({ agentId: 'default', workflowId: workflow.id });
+      return stored.status === 'running' ? undefined : stored;
+    }, 'the workflow to finish');
+    const elapsed = Date.now() - started;
+    expect(done).toMatchObject({ status: 'succeeded', result: { summary: '2 notes summarised', count: 2 }, taskCount: 3 });
+    await cli.waitForOutput(`succeeded`);
+    expect(cli.stdout()).toMatch(new RegExp(`✓ task \\S+ \\(workflow ${workflow.id}, agent default\\) "Summarise": result stored in`));
+    console.log(`example workflow through a real worker process on PostgreSQL: ${elapsed} ms from \`ankole workflows start\` to succeeded, ${done.replays} replays`);
+
+    const show = await runCliProcess(['workflows', 'show', workflow.id], env());
+    expect(show.code).toBe(0);
+    const lines = show.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Workflow ${workflow.id} "research" (agent default)`);
+    expect(lines[1]).toMatch(new RegExp(`^✓ succeeded in \\d+\\.\\d s, ${done.replays} replay\\(s\\), 3 task\\(s\\)$`));
+    expect(lines[2]).toBe('input: {"topics":["anemones","crabs"]}');
+    expect(lines.slice(3)).toEqual([
+      expect.stringMatching(/^├─ ✓ 1\. Research anemones {2}succeeded \d+\.\d s$/),
+      '│     result: {"facts":["anemones fact 1","anemones fact 2","anemones fact 3"]}',
+      expect.stringMatching(/^├─ ✓ 2\. Research crabs {2}succeeded \d+\.\d s$/),
+      '│     result: {"facts":["crabs fact 1","crabs fact 2","crabs fact 3"]}',
+      expect.stringMatching(/^└─ ✓ 3\. Summarise {2}succeeded \d+\.\d s$/),
+      '      result: {"text":"2 notes summarised"}',
+      expect.stringMatching(/^result: \{/),
+      'log:',
+      expect.stringMatching(/^ {2}\d\d:\d\d:\d\d collected 2 notes$/),
+    ]);
+    expect(JSON.parse(lines[9]!.slice('result: '.length))).toEqual({ summary: '2 notes summarised', count: 2 });
+    const shown = JSON.parse((await runCliProcess(['workflows', 'show', workflow.id, '--json'], env())).stdout) as WorkflowDetails;
+    expect(shown.tasks.map((task) => task.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+  }, 90_000);
+
+  it('`cancel` stops a running task turn in the worker; `list` shows both workflows', async () => {
+    const slowScript = path.join(scratch, 'slow.js');
+    await writeFile(slowScript, "return await task({ title: 'Slow survey', prompt: 'Survey everything.', result: { type: 'object', additionalProperties: false, required: ['ok'], properties: { ok: { type: 'boolean' } } } });\n");
+    const start = await runCliProcess(['workflows', 'start', '--script', slowScript, '--title', 'Survey', '--notify'], env());
+    expect(start.code).toBe(0);
+    const id = /^Started workflow (\S+);/.exec(start.stdout)?.[1];
+    expect(start.stdout).toContain('notify:  a turn for the agent with the outcome when it finishes');
+    const cli = worker(env());
+    await cli.waitForOutput('"Slow survey": running', 30_000);
+
+    const cancel = await runCliProcess(['workflows', 'cancel', id!], env());
+    expect(cancel).toMatchObject({ code: 0 });
+    expect(cancel.stdout).toContain(`Workflow ${id} is cancelled.`);
+    await cli.waitForOutput('"Slow survey": cancelled, turn stopped after', 20_000);
+
+    const list = await runCliProcess(['workflows', 'list'], env());
+    const rows = list.stdout.trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^ID +STATUS +TASKS +REPLAYS +CREATED +TITLE$/);
+    expect(rows.slice(1).map((row) => row.split(/ {2,}/).filter((cell) => cell !== '')).map((cells) => [cells[1], cells[2], cells.at(-1)])).toEqual([
+      ['cancelled', '1', 'Survey'],
+      ['succeeded', '3', 'research'],
+    ]);
+    const listed = JSON.parse((await runCliProcess(['workflows', 'list', '--status', 'cancelled', '--json'], env())).stdout) as WorkflowRecord[];
+    expect(listed.map((entry) => entry.id)).toEqual([id]);
+  }, 90_000);
+
+  it('SIGTERM with no grace hands a running task back to the queue and exits 0', async () => {
+    const slowScript = path.join(scratch, 'slow-again.js');
+    await writeFile(slowScript, "return await task({ title: 'Slow census', prompt: 'Count everything.', result: { type: 'object', additionalProperties: false, required: ['n'], properties: { n: { type: 'number' } } } });\n");
+    const start = await runCliProcess(['workflows', 'start', '--script', slowScript, '--json'], env());
+    const workflow = JSON.parse(start.stdout) as WorkflowRecord;
+    const cli = worker(env(), '--shutdown-grace-seconds', '0');
+    await cli.waitForOutput('"Slow census": running', 30_000);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stdout()).toMatch(/↩ task \S+ \(workflow \S+, agent default\) "Slow census": handed back to the queue/);
+    expect(cli.stdout()).toMatch(/workflow tasks: 0 succeeded, 0 failed, 0 cancelled, 1 handed back, 0 held for approval;/);
+    const stored = await plane.client.workflows.get({ agentId: 'default', workflowId: workflow.id });
+    expect(stored.status).toBe('running');
+    expect(stored.tasks.map((task) => task.status)).toEqual(['queued']);
+    await plane.client.workflows.cancel({ agentId: 'default', workflowId: workflow.id });
+  }, 90_000);
+});
+
+describe('ankole workflows on the embedded database', () => {
+  // One folder for both tests: creating a PGlite database takes long on a busy machine (the CLI gets EMBEDDED_MS).
+  const EMBEDDED_MS = 120_000;
+  const dataDir = () => path.join(scratch, 'db');
+
+  it('a workflow started with --data-dir is run by a worker on the same folder, then shown', async () => {
+    const env = baseEnv();
+    const start = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', scriptFile, '--input', '{"topics":["kelp"]}', '--title', 'Kelp'], env, EMBEDDED_MS);
+    // The folder is new: one line says what the first seconds are spent on.
+    expect(start.stderr).toBe(`ankole: Creating the embedded database in ${dataDir()} (first use, a few seconds)…\n`);
+    const id = /^Started workflow (\S+);/.exec(start.stdout)![1]!;
+    const cli = worker(env, '--data-dir', dataDir());
+    await cli.waitForOutput(`⟳ workflow ${id} (agent default): advanced in`, EMBEDDED_MS);
+    await until(async () => (new RegExp(`workflow ${id} .*, succeeded`).test(cli.stdout()) ? true : undefined), 'the workflow to succeed', EMBEDDED_MS);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stdout()).toMatch(/workflow tasks: 2 succeeded, 0 failed, 0 cancelled, 0 handed back, 0 held for approval; \d+ advances?\./);
+
+    const show = await runCliProcess(['workflows', 'show', id, '--data-dir', dataDir()], env, EMBEDDED_MS);
+    expect(show.stdout).toContain('✓ succeeded in');
+    expect(show.stdout).toMatch(/^result: \{.*"summary":"1 notes summarised"/m);
+  }, 3 * EMBEDDED_MS);
+
+  it('refuses bad input with one sentence each: no --script, --input that is not JSON, a script that does not compile', async () => {
+    const env = baseEnv();
+    const missing = await runCliProcess(['workflows', 'start', '--data-dir', dataDir()], env);
+    expect(missing).toMatchObject({ code: 2, stderr: 'ankole: Give the workflow script: ankole workflows start --script FILE.\n' });
+    const badInput = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', scriptFile, '--input', '{topics:'], env);
+    expect(badInput.code).toBe(2);
+    expect(badInput.stderr).toMatch(/^ankole: --input of `ankole workflows start` must be JSON/);
+    const brokenFile = path.join(scratch, 'broken.js');
+    await writeFile(brokenFile, 'const x = ;\n');
+    const broken = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', brokenFile], env, EMBEDDED_MS);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
+    const unknown = await runCliProcess(['workflows', 'show', 'wf-nope', '--data-dir', dataDir()], env, EMBEDDED_MS);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No workflow with id "wf-nope"');
+  }, 3 * EMBEDDED_MS);
+});

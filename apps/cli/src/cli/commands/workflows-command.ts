@@ -1,0 +1,154 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { JsonValue, WorkflowRecord, WorkflowStatus } from '@core/control-plane-client';
+import type { CliCommand } from '../cli-command.js';
+import { CliError, EXIT_CODES } from '../cli-error.js';
+import { parseCommandLine, positiveInteger, stringValue, stringValues, type ParsedCommandLine } from '../parse-command-line.js';
+import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { formatWorkflowTree } from './workflow-tree.js';
+
+const OPTIONS = {
+  ...CONTROL_PLANE_OPTIONS,
+  agent: { type: 'string' },
+  script: { type: 'string' },
+  input: { type: 'string' },
+  title: { type: 'string' },
+  notify: { type: 'boolean' },
+  status: { type: 'string', multiple: true },
+  limit: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const STATUSES: readonly WorkflowStatus[] = ['running', 'succeeded', 'failed', 'cancelled'];
+
+const HELP = [
+  'Usage: ankole workflows [list]            list the agent\'s workflows, newest first',
+  '       ankole workflows show <id>         one workflow: its tasks as a tree with statuses and durations, result, log',
+  '       ankole workflows cancel <id>       cancel a running workflow (queued tasks never run, running ones stop)',
+  '       ankole workflows start --script FILE [--input JSON] [--title TEXT] [--notify]',
+  '                                          start a workflow script for `ankole worker` to run',
+  '',
+  'A workflow script is JavaScript run in a sandbox: `input` is the --input value, `task({ title, prompt, result })`',
+  'runs a sub-agent task whose result matches the closed JSON schema `result`, `log(...)` records progress, and the',
+  'returned value is the workflow\'s result. Workers replay the script from the start whenever tasks finish.',
+  '',
+  'Options:',
+  '  --agent NAME       the agent (default: "default")',
+  '  --script FILE      the workflow script to start',
+  '  --input JSON       the script\'s `input` (default null)',
+  '  --title TEXT       the title of a workflow to start (default: the script\'s file name)',
+  '  --notify           when it finishes, queue a turn for the agent with the outcome',
+  '  --status S         only workflows with this status (running, succeeded, failed, cancelled; repeatable)',
+  '  --limit N          most workflows to list (default 50)',
+  '  --json             print JSON',
+  ...CONTROL_PLANE_OPTIONS_HELP,
+  '  -h, --help         show this help',
+  '',
+].join('\n');
+
+/** `ankole workflows`: start, list, show and cancel an agent's workflows. */
+export const workflowsCommand: CliCommand = {
+  name: 'workflows',
+  summary: 'start, list, show or cancel workflows (scripts that orchestrate sub-agent tasks)',
+  async run(args, io) {
+    const { values, positionals } = parseCommandLine('workflows', args, OPTIONS);
+    if (values.help === true) {
+      io.stdout.write(HELP);
+      return EXIT_CODES.ok;
+    }
+    const [action = 'list', ...rest] = positionals;
+    if (!['list', 'show', 'cancel', 'start'].includes(action)) {
+      throw new CliError('action_unknown', `Unknown action "${action}" for \`ankole workflows\`: use list, show, cancel or start (see \`ankole workflows --help\`).`);
+    }
+    const agentId = agentOption(values);
+    const statuses = stringValues(values, 'status').flatMap((text) => text.split(',')).map((text) => text.trim());
+    const badStatus = statuses.find((status) => !STATUSES.includes(status as WorkflowStatus));
+    if (badStatus !== undefined) throw new CliError('option_invalid', `--status "${badStatus}" is not a workflow status: use ${STATUSES.join(', ')}.`);
+    const limit = positiveInteger(values, 'limit', 'workflows');
+    if ((action === 'show' || action === 'cancel') && rest.length !== 1) throw new CliError('arguments_invalid', `Give one workflow id: ankole workflows ${action} <id>.`);
+    if (action === 'start' && rest.length > 0) throw new CliError('arguments_invalid', 'ankole workflows start takes the script as --script FILE, not as arguments.');
+    const start = action === 'start' ? await startInput(values, io.cwd) : undefined;
+
+    const { controlPlane } = await openFromOptions(values, io, false);
+    try {
+      const { client } = controlPlane;
+      const json = values.json === true;
+      if (action === 'list') {
+        const workflows = await client.workflows.list({ agentId, ...(statuses.length > 0 ? { status: statuses as WorkflowStatus[] } : {}), limit: limit ?? 50 });
+        if (json) io.stdout.write(`${JSON.stringify(workflows)}\n`);
+        else if (workflows.length === 0) io.stdout.write(`No workflows for agent ${agentId}.\n`);
+        else {
+          io.stdout.write(
+            `${formatTable(
+              ['ID', 'STATUS', 'TASKS', 'REPLAYS', 'CREATED', 'TITLE'],
+              workflows.map((workflow) => [
+                workflow.id,
+                workflow.status,
+                String(workflow.taskCount),
+                String(workflow.replays),
+                workflow.createdAt.slice(0, 19).replace('T', ' '),
+                workflow.title,
+              ]),
+            )}\n`,
+          );
+        }
+        return EXIT_CODES.ok;
+      }
+      if (action === 'show') {
+        const workflow = await client.workflows.get({ agentId, workflowId: rest[0]! });
+        io.stdout.write(json ? `${JSON.stringify(workflow)}\n` : `${formatWorkflowTree(workflow, new Date().toISOString())}\n`);
+        return EXIT_CODES.ok;
+      }
+      const workflow =
+        action === 'cancel' ? await client.workflows.cancel({ agentId, workflowId: rest[0]! }) : await client.workflows.start({ agentId, ...start! });
+      io.stdout.write(json ? `${JSON.stringify(workflow)}\n` : `${describeWorkflow(workflow, action)}\n`);
+      return EXIT_CODES.ok;
+    } finally {
+      await controlPlane.close();
+    }
+  },
+};
+
+interface StartFields {
+  title: string;
+  script: string;
+  input: JsonValue;
+  notifyOnFinish: boolean;
+}
+
+/**
+ * The script, input and title of `workflows start`, read and checked before the database is opened.
+ * @throws CliError when --script is missing or unreadable, or --input is not JSON.
+ */
+async function startInput(values: ParsedCommandLine['values'], cwd: string): Promise<StartFields> {
+  const scriptOption = stringValue(values, 'script');
+  if (scriptOption === undefined) throw new CliError('script_missing', 'Give the workflow script: ankole workflows start --script FILE.');
+  const file = path.resolve(cwd, scriptOption);
+  const script = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new CliError('script_unreadable', `--script ${file} cannot be read (${error.code ?? error.message}).`);
+  });
+  const inputText = stringValue(values, 'input');
+  const title = stringValue(values, 'title') ?? path.basename(file).replace(/\.[^.]*$/, '');
+  return { title, script, input: inputText === undefined ? null : parseJsonOption(inputText), notifyOnFinish: values.notify === true };
+}
+
+/**
+ * The `--input` value as JSON.
+ * @throws CliError naming the problem when it is not valid JSON.
+ */
+function parseJsonOption(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw new CliError('option_invalid', `--input of \`ankole workflows start\` must be JSON (e.g. '{"topics":["a","b"]}'): ${(error as Error).message}.`);
+  }
+}
+
+function describeWorkflow(workflow: WorkflowRecord, action: string): string {
+  const lead = action === 'cancel' ? `Workflow ${workflow.id} is ${workflow.status}.` : `Started workflow ${workflow.id}; \`ankole worker\` runs it.`;
+  const lines = [lead, `  title:   ${workflow.title}`, `  status:  ${workflow.status}`, `  tasks:   ${workflow.taskCount}`, `  created: ${workflow.createdAt}`];
+  if (workflow.notifyOnFinish) lines.push('  notify:  a turn for the agent with the outcome when it finishes');
+  if (workflow.error !== null) lines.push(`  error:   ${workflow.error}`);
+  return lines.join('\n');
+}

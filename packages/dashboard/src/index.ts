@@ -1,0 +1,10 @@
+export { DASHBOARD_HEADER, crossSiteRefusal } from './cross-site-check.js';
+export { dashboardFolder, loadDashboardAssets } from './dashboard-assets.js';
+export type { DashboardAsset } from './dashboard-assets.js';
+export { createDashboardRoutes } from './dashboard-routes.js';
+export type { DashboardPrincipal, DashboardRoutesOptions } from './dashboard-routes.js';
+export { requestToken } from './request-token.js';
+export type { RequestToken } from './request-token.js';
+export { SESSION_COOKIE, clearedSessionCookie, readSessionCookie, sessionCookie } from './session-cookie.js';
+export { createSignInLimiter } from './sign-in-limiter.js';
+export type { SignInLimiter } from './sign-in-limiter.js';
