@@ -268,6 +268,16 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION {schema}.notify_change();
     `,
   },
+  {
+    version: 9,
+    name: 'settling lease',
+    // The lease of the claim whose holder settled the job or task (its own result stored): a heartbeat of that lease
+    // answers "finished by this lease", a clean stop, not a lost claim.
+    sql: `
+      ALTER TABLE {schema}.job ADD COLUMN settled_by uuid;
+      ALTER TABLE {schema}.task ADD COLUMN settled_by uuid;
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

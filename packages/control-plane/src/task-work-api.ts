@@ -3,6 +3,7 @@ import { holdTask, resumeOf } from './approval-api.js';
 import { finishApprovedCall, startApprovedCall } from './approved-call-journal.js';
 import { ControlPlaneConflictError, ControlPlaneNotFoundError } from './errors.js';
 import { isUuid, parseInput } from './input-schemas.js';
+import { endedLease } from './job-transitions.js';
 import { leaseConflict, leaseLost, sameLease } from './lease-conflict.js';
 import type { SqlExecutor } from './sql-driver.js';
 import type { JsonObject, TaskRecord, TaskWorkApi } from './workflow-client.js';
@@ -62,8 +63,7 @@ export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
     async heartbeat(input) {
       const { taskId, leaseToken } = parseInput(schemas.taskLease, input, 'tasks.heartbeat');
       if (isUuid(taskId) && isUuid(leaseToken) && (await heartbeatTask(driver, tables, taskId, leaseToken))) return { keepRunning: true, status: 'running' };
-      const row = await read(driver, taskId);
-      return { keepRunning: false, status: row.status };
+      return endedLease(await read(driver, taskId), leaseToken);
     },
 
     async submit(input) {
