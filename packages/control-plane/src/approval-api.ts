@@ -6,7 +6,6 @@ import { pauseJob, resumeJob } from './job-transitions.js';
 import { leaseConflict } from './lease-conflict.js';
 import { isoTime, jobRecord, type JobRow } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 import type { TaskRecord } from './workflow-client.js';
 import { workflowInputSchemas } from './workflow-input-schemas.js';
 import { taskRecord, type TaskRow } from './workflow-records.js';
@@ -66,7 +65,6 @@ function approvalRecord(row: ApprovalRow): ApprovalRecord {
 export interface ApprovalApiOptions {
   driver: SqlDriver;
   schema: string;
-  queue: TurnQueue;
 }
 
 /**
@@ -75,7 +73,7 @@ export interface ApprovalApiOptions {
  * call queues the job (or task) again, once.
  */
 export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
-  const { driver, schema, queue } = options;
+  const { driver, schema } = options;
   const select = `SELECT a.*, t.workflow_id, coalesce(j.title, w.title || ': ' || t.title) AS job_title FROM ${schema}.approval a
     LEFT JOIN ${schema}.job j ON j.id = a.job_id LEFT JOIN ${schema}.task t ON t.id = a.task_id LEFT JOIN ${schema}.workflow w ON w.id = t.workflow_id`;
 
@@ -119,7 +117,7 @@ export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
         );
         if (Number(left[0]?.count ?? 0) === 0) {
           // awaiting_approval → queued: a job goes back into the turn queue; a task is claimed from its row.
-          if (owner.kind === 'job') await resumeJob(transaction, { schema, queue }, owner.id);
+          if (owner.kind === 'job') await resumeJob(transaction, { schema }, owner.id);
           else await resumeTask(transaction, { schema }, owner.id);
         }
         return 'decided' as const;
@@ -148,12 +146,12 @@ export async function holdJob(
   options: ApprovalApiOptions,
   input: { jobId: string; leaseToken: string; runState: unknown; calls: HeldCall[] },
 ): Promise<JobRecord> {
-  const { driver, schema, queue } = options;
+  const { driver, schema } = options;
   const { jobId, leaseToken, runState, calls } = parseInput(inputSchemas.hold, input, 'work.hold');
   if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
   return driver.transaction(async (transaction) => {
     if (isUuid(leaseToken)) {
-      const paused = await pauseJob(transaction, { schema, queue }, jobId, leaseToken, runState);
+      const paused = await pauseJob(transaction, { schema }, jobId, leaseToken, runState);
       if (paused !== undefined) {
         await addPendingApprovals(transaction, schema, { column: 'job_id', id: jobId }, paused.agent_id, calls);
         return jobRecord(paused);

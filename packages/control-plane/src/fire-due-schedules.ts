@@ -3,13 +3,11 @@ import { expireJobs, insertJob } from './job-transitions.js';
 import { isoTime, type ScheduleRow } from './records.js';
 import { nextCronRun } from './schedule-timing.js';
 import type { SqlDriver } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 
 /** What `fireDueSchedules` needs. */
 export interface FireDueSchedulesOptions {
   driver: SqlDriver;
   schema: string;
-  queue: TurnQueue;
   /** Most schedules fired per call (default 50). */
   batchSize?: number;
 }
@@ -22,7 +20,7 @@ export interface FireDueSchedulesOptions {
  * (nothing ran for a while) collapse into one run. Returns how many jobs it queued.
  */
 export async function fireDueSchedules(options: FireDueSchedulesOptions): Promise<number> {
-  const { driver, schema, queue } = options;
+  const { driver, schema } = options;
   return driver.transaction(async (transaction) => {
     const { rows } = await transaction.query<ScheduleRow>(
       `SELECT * FROM ${schema}.schedule WHERE status = 'active' AND next_run_at <= now()
@@ -35,7 +33,7 @@ export async function fireDueSchedules(options: FireDueSchedulesOptions): Promis
       const jobId = randomUUID();
       const inserted = await insertJob(
         transaction,
-        { schema, queue },
+        { schema },
         { id: jobId, agentId: row.agent_id, kind: 'scheduled', title: row.title, prompt: row.prompt, allowJobs: true, scheduled: { scheduleId: row.id, fireAt } },
       );
       if (inserted !== undefined) queued += 1;
@@ -54,10 +52,9 @@ export async function fireDueSchedules(options: FireDueSchedulesOptions): Promis
 }
 
 /**
- * Marks as failed the jobs whose worker stopped heartbeating and that the queue gave up on
- * (every attempt used), clearing the lease (a late write by that worker is refused as `lease_lost`). Returns how many
- * it marked.
+ * Marks as failed the jobs whose worker stopped heartbeating after every attempt was used, clearing the lease (a late
+ * write by that worker is refused as `lease_lost`). Returns how many it marked.
  */
-export async function failAbandonedJobs(options: { driver: SqlDriver; schema: string; queue: TurnQueue; leaseSeconds: number }): Promise<number> {
-  return expireJobs(options.driver, { schema: options.schema, queue: options.queue }, options.leaseSeconds);
+export async function failAbandonedJobs(options: { driver: SqlDriver; schema: string; leaseSeconds: number; maxAttempts: number }): Promise<number> {
+  return expireJobs(options.driver, { schema: options.schema }, options);
 }

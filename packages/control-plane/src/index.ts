@@ -82,7 +82,6 @@ export { migrate, MIGRATIONS } from './migrations.js';
 export type { Migration } from './migrations.js';
 export { describeCron, planCronSchedule, planOneTimeSchedule } from './schedule-timing.js';
 export type { CronPlanOptions, OneTimePlanOptions, ScheduleTiming } from './schedule-timing.js';
-export { pgBossDatabase, TURN_QUEUE } from './turn-queue.js';
 export { watchJobLease } from './watch-job-lease.js';
 export type { JobLease, WatchJobLeaseOptions } from './watch-job-lease.js';
 export { refusalToolResult } from './refusal-tool-result.js';

@@ -5,20 +5,18 @@ import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
 import { cancelJob, countUnfinishedJobs, insertJob } from './job-transitions.js';
 import { jobRecord, type JobRow } from './records.js';
 import type { SqlDriver } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 
 /** What the job API needs. */
 export interface JobApiOptions {
   driver: SqlDriver;
   schema: string;
-  queue: TurnQueue;
   maxUnfinishedPerAgent: number;
 }
 
-/** The background-jobs half of the client: rows in the control plane's tables, entries in the turn queue. */
+/** The background-jobs half of the client: rows in the control plane's tables (the rows are the queue). */
 export function createJobApi(options: JobApiOptions): JobApi {
   const { driver, schema } = options;
-  const tables = { schema, queue: options.queue };
+  const tables = { schema };
 
   const get = async (input: { agentId: string; jobId: string }): Promise<JobRecord> => {
     const { agentId, jobId } = parseInput(inputSchemas.jobRef, input, 'jobs.get');

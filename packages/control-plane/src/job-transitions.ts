@@ -1,11 +1,12 @@
 /*
  * Every state change of jobs, each written once: one SQL statement (in the caller's transaction when it holds one)
- * per transition, with the job's entry in the turn queue (pg-boss) moved in the same place.
+ * per transition. The job rows are the queue: a claim takes the oldest claimable row with FOR UPDATE SKIP LOCKED, as
+ * tasks are claimed (bench/queue-claims.mjs measured this against the pg-boss queue jobs used before).
  *
  *   job: queued → running (claimJob) → succeeded | failed (settleJob, by the claim's holder: `settled_by` = its lease)
  *        running → queued (releaseJob, graceful hand-back)
  *        running → awaiting_approval (pauseJob, approval-api.ts) → queued once every held call is decided (resumeJob)
- *        running past its lease → running again for another worker (the queue's retry, claimJob) or failed once every
+ *        running past its lease → running again for another worker (claimJob, attempts left) or failed once every
  *          attempt was used (expireJobs)
  *        queued | running | awaiting_approval → cancelled (cancelJob), its pending approvals too
  *   (a job keeps the lease token of the claim that settled, released, paused it or ran when it was cancelled: see
@@ -15,12 +16,16 @@ import type { HeartbeatResult, JobStatus } from './control-plane-client.js';
 import { sameLease } from './lease-conflict.js';
 import type { JobRow } from './records.js';
 import type { SqlExecutor } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 
-/** Where the job table lives and the queue its entries go through. */
+/** Where the job table lives. */
 export interface JobTables {
   schema: string;
-  queue: TurnQueue;
+}
+
+/** How long a job claim lasts without a heartbeat, and the most claims of one job (crash recoveries included). */
+export interface JobClaimLimits {
+  leaseSeconds: number;
+  maxAttempts: number;
 }
 
 /** A new job, queued. */
@@ -35,19 +40,18 @@ export interface NewJob {
   scheduled?: { scheduleId: string; fireAt: string };
 }
 
-/** → queued: inserts the job and queues its entry. `undefined` when a scheduled job for that fire time exists already. */
-export async function insertJob(executor: SqlExecutor, { schema, queue }: JobTables, job: NewJob): Promise<JobRow | undefined> {
+/** → queued: inserts the job. `undefined` when a scheduled job for that fire time exists already. */
+export async function insertJob(executor: SqlExecutor, { schema }: JobTables, job: NewJob): Promise<JobRow | undefined> {
   const { rows } = await executor.query<JobRow>(
     `INSERT INTO ${schema}.job (id, agent_id, kind, schedule_id, fire_at, title, prompt, allow_jobs)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (schedule_id, fire_at) DO NOTHING RETURNING *`,
     [job.id, job.agentId, job.kind, job.scheduled?.scheduleId ?? null, job.scheduled?.fireAt ?? null, job.title, job.prompt, job.allowJobs],
   );
-  if (rows[0] !== undefined) await queue.enqueue(executor, job.id);
   return rows[0];
 }
 
 /** How many jobs the agent has queued or running. */
-export async function countUnfinishedJobs(executor: SqlExecutor, { schema }: Pick<JobTables, 'schema'>, agentId: string): Promise<number> {
+export async function countUnfinishedJobs(executor: SqlExecutor, { schema }: JobTables, agentId: string): Promise<number> {
   const { rows } = await executor.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${schema}.job WHERE agent_id = $1 AND status IN ('queued', 'running')`, [
     agentId,
   ]);
@@ -55,37 +59,34 @@ export async function countUnfinishedJobs(executor: SqlExecutor, { schema }: Pic
 }
 
 /**
- * queued (or running past its lease) → running for this worker: takes the next queue entry (SKIP LOCKED) and updates
- * its row, in the caller's transaction. `skipped` when the entry's job was cancelled or finished while it waited (its
- * entry is settled: take the next); `undefined` when the queue is empty.
+ * queued (or running past its lease, attempts left) → running for this worker: the oldest such job, skipping rows
+ * another transaction holds.
  */
 export async function claimJob(
   executor: SqlExecutor,
-  { schema, queue }: JobTables,
-  claim: { workerId: string; leaseToken: string },
-): Promise<JobRow | 'skipped' | undefined> {
-  const jobId = await queue.fetch(executor);
-  if (jobId === undefined) return undefined;
+  { schema }: JobTables,
+  claim: { workerId: string; leaseToken: string } & JobClaimLimits,
+): Promise<JobRow | undefined> {
   const { rows } = await executor.query<JobRow>(
-    `UPDATE ${schema}.job SET status = 'running', attempts = attempts + 1, worker_id = $2, lease_token = $3,
-       heartbeat_at = now(), started_at = now(), updated_at = now()
-     WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
-    [jobId, claim.workerId, claim.leaseToken],
+    `UPDATE ${schema}.job SET status = 'running', attempts = attempts + 1, worker_id = $1, lease_token = $2, heartbeat_at = now(),
+       started_at = now(), updated_at = now()
+     WHERE id = (
+       SELECT id FROM ${schema}.job
+       WHERE status = 'queued' OR (status = 'running' AND attempts < $4 AND heartbeat_at < now() - make_interval(secs => $3))
+       ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
+     ) RETURNING *`,
+    [claim.workerId, claim.leaseToken, claim.leaseSeconds, claim.maxAttempts],
   );
-  if (rows[0] !== undefined) return rows[0];
-  await queue.complete(jobId, { skipped: true }, executor);
-  return 'skipped';
+  return rows[0];
 }
 
 /** running → running, lease extended (only by the claim's holder). Returns whether the claim is still this one's. */
-export async function heartbeatJob(executor: SqlExecutor, { schema, queue }: JobTables, jobId: string, leaseToken: string): Promise<boolean> {
+export async function heartbeatJob(executor: SqlExecutor, { schema }: JobTables, jobId: string, leaseToken: string): Promise<boolean> {
   const { rows } = await executor.query<{ id: string }>(
     `UPDATE ${schema}.job SET heartbeat_at = now(), updated_at = now() WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING id`,
     [jobId, leaseToken],
   );
-  if (rows.length !== 1) return false;
-  await queue.extendLease(jobId);
-  return true;
+  return rows.length === 1;
 }
 
 /**
@@ -99,12 +100,12 @@ export function endedLease(row: { status: string; settled_by?: string | null }, 
 }
 
 /**
- * running → succeeded | failed, by the claim's holder, recording its lease in `settled_by`; its queue entry is done.
- * `undefined` when the job is not running under that lease (the caller reads the row and explains).
+ * running → succeeded | failed, by the claim's holder, recording its lease in `settled_by`. `undefined` when the job
+ * is not running under that lease (the caller reads the row and explains).
  */
 export async function settleJob(
   executor: SqlExecutor,
-  { schema, queue }: JobTables,
+  { schema }: JobTables,
   settle: { jobId: string; leaseToken: string; status: 'succeeded' | 'failed'; text: string },
 ): Promise<JobRow | undefined> {
   const { rows } = await executor.query<JobRow>(
@@ -112,52 +113,42 @@ export async function settleJob(
      WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
     [settle.jobId, settle.leaseToken, settle.status, settle.text],
   );
-  if (rows[0] !== undefined) await queue.complete(settle.jobId, { status: settle.status }, executor);
   return rows[0];
 }
 
-/** A job cancelled while it ran: its worker's last word settles the queue entry its claim still holds. */
-export async function closeCancelledJob(executor: SqlExecutor, { queue }: JobTables, jobId: string): Promise<void> {
-  await queue.complete(jobId, { status: 'cancelled' }, executor);
-}
-
-/** running → queued, by the claim's holder (graceful hand-back): its entry goes back into the queue. */
-export async function releaseJob(executor: SqlExecutor, { schema, queue }: JobTables, jobId: string, leaseToken: string): Promise<JobRow | undefined> {
+/** running → queued, by the claim's holder (graceful hand-back): claimable again at once. */
+export async function releaseJob(executor: SqlExecutor, { schema }: JobTables, jobId: string, leaseToken: string): Promise<JobRow | undefined> {
   const { rows } = await executor.query<JobRow>(
     `UPDATE ${schema}.job SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, updated_at = now()
      WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
     [jobId, leaseToken],
   );
-  if (rows[0] !== undefined) await queue.requeue(jobId);
   return rows[0];
 }
 
-/** running → awaiting_approval, by the claim's holder, with its run state; the entry leaves the queue until resumed. */
-export async function pauseJob(executor: SqlExecutor, { schema, queue }: JobTables, jobId: string, leaseToken: string, runState: unknown): Promise<JobRow | undefined> {
+/** running → awaiting_approval, by the claim's holder, with its run state (not claimable until resumed). */
+export async function pauseJob(executor: SqlExecutor, { schema }: JobTables, jobId: string, leaseToken: string, runState: unknown): Promise<JobRow | undefined> {
   const { rows } = await executor.query<JobRow>(
     `UPDATE ${schema}.job SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL, heartbeat_at = NULL, updated_at = now()
      WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
     [jobId, leaseToken, JSON.stringify(runState)],
   );
-  if (rows[0] !== undefined) await queue.cancel(jobId, executor);
   return rows[0];
 }
 
-/** awaiting_approval → queued, once every held call is decided: the entry is claimable again. Returns whether it moved. */
-export async function resumeJob(executor: SqlExecutor, { schema, queue }: JobTables, jobId: string): Promise<boolean> {
+/** awaiting_approval → queued, once every held call is decided: claimable again. Returns whether it moved. */
+export async function resumeJob(executor: SqlExecutor, { schema }: JobTables, jobId: string): Promise<boolean> {
   const { rows } = await executor.query(`UPDATE ${schema}.job SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'awaiting_approval' RETURNING id`, [
     jobId,
   ]);
-  if (rows.length !== 1) return false;
-  await queue.resume(jobId, executor);
-  return true;
+  return rows.length === 1;
 }
 
 /**
- * queued | running | awaiting_approval → cancelled, by its agent: its pending approvals can no longer be decided and a
- * queued entry leaves the queue (a running turn stops at its worker's next heartbeat). `undefined` when already over.
+ * queued | running | awaiting_approval → cancelled, by its agent: its pending approvals can no longer be decided (a
+ * running turn stops at its worker's next heartbeat). `undefined` when already over.
  */
-export async function cancelJob(executor: SqlExecutor, { schema, queue }: JobTables, jobId: string, agentId: string): Promise<JobRow | undefined> {
+export async function cancelJob(executor: SqlExecutor, { schema }: JobTables, jobId: string, agentId: string): Promise<JobRow | undefined> {
   const { rows } = await executor.query<JobRow>(
     `UPDATE ${schema}.job SET status = 'cancelled', finished_at = now(), updated_at = now()
      WHERE id = $1 AND agent_id = $2 AND status IN ('queued', 'running', 'awaiting_approval') RETURNING *`,
@@ -165,26 +156,31 @@ export async function cancelJob(executor: SqlExecutor, { schema, queue }: JobTab
   );
   if (rows[0] === undefined) return undefined;
   await executor.query(`UPDATE ${schema}.approval SET status = 'cancelled', decided_at = now() WHERE job_id = $1 AND status = 'pending'`, [jobId]);
-  await queue.cancel(jobId, executor);
   return rows[0];
 }
 
 /**
- * running past its lease, every attempt used (the queue gave up on it) → failed, the lease cleared (a late write by
- * that worker is refused as `lease_lost`). Returns how many it failed.
+ * running past its lease, every attempt used → failed, the lease cleared (a late write by that worker is refused as
+ * `lease_lost`). Returns how many it failed.
  */
-export async function expireJobs(executor: SqlExecutor, { schema, queue }: JobTables, leaseSeconds: number): Promise<number> {
-  const { rows } = await executor.query<{ id: string }>(
-    `SELECT id FROM ${schema}.job WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => $1) LIMIT 100`,
-    [leaseSeconds],
-  );
-  const failed = await queue.failedAmong(rows.map((row) => row.id));
-  if (failed.length === 0) return 0;
+export async function expireJobs(executor: SqlExecutor, { schema }: JobTables, limits: JobClaimLimits): Promise<number> {
   const result = await executor.query(
     `UPDATE ${schema}.job SET status = 'failed', lease_token = NULL, finished_at = now(), updated_at = now(),
        error = 'The worker running this job stopped responding and every attempt (' || attempts || ') was used.'
-     WHERE id = ANY($1::uuid[]) AND status = 'running'`,
-    [failed],
+     WHERE id IN (
+       SELECT id FROM ${schema}.job WHERE status = 'running' AND attempts >= $2 AND heartbeat_at < now() - make_interval(secs => $1)
+       LIMIT 100 FOR UPDATE SKIP LOCKED
+     )`,
+    [limits.leaseSeconds, limits.maxAttempts],
   );
   return result.rowCount;
+}
+
+/** Whether a job's claim ran out with attempts left (claimable again without a change to its row). */
+export async function hasExpiredJobClaims(executor: SqlExecutor, { schema }: JobTables, limits: JobClaimLimits): Promise<boolean> {
+  const { rows } = await executor.query<{ expired: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM ${schema}.job WHERE status = 'running' AND attempts < $2 AND heartbeat_at < now() - make_interval(secs => $1)) AS expired`,
+    [limits.leaseSeconds, limits.maxAttempts],
+  );
+  return rows[0]?.expired === true;
 }

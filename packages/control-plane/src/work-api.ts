@@ -5,22 +5,22 @@ import { finishApprovedCall, startApprovedCall } from './approved-call-journal.j
 import { ControlPlaneNotFoundError } from './errors.js';
 import { inputSchemas, isUuid, parseInput } from './input-schemas.js';
 import { jobRecord, type JobRow } from './records.js';
-import { claimJob, closeCancelledJob, endedLease, heartbeatJob, releaseJob, settleJob } from './job-transitions.js';
+import { claimJob, endedLease, heartbeatJob, releaseJob, settleJob, type JobClaimLimits } from './job-transitions.js';
 import { leaseConflict } from './lease-conflict.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 
 /** What the work API needs. */
 export interface WorkApiOptions {
   driver: SqlDriver;
   schema: string;
-  queue: TurnQueue;
+  /** How long a claim lasts without a heartbeat, and the most claims of one job (crash recoveries included). */
+  claims: JobClaimLimits;
 }
 
 /** The worker half of the client: claim, heartbeat, complete, fail, release, hold, and the approved-call journal. */
 export function createWorkApi(options: WorkApiOptions): WorkApi {
   const { driver, schema } = options;
-  const tables = { schema, queue: options.queue };
+  const tables = { schema };
 
   const read = async (jobId: string, executor: SqlExecutor = driver): Promise<JobRow> => {
     if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
@@ -37,8 +37,6 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
       const row = await read(jobId, transaction);
       const lost = leaseConflict({ kind: 'job', id: jobId, title: row.title }, row, leaseToken);
       if (lost !== undefined) throw lost;
-      // Cancelled while it ran: settle the queue entry this worker's claim still holds.
-      if (row.status === 'cancelled') await closeCancelledJob(transaction, tables, jobId);
       return jobRecord(row);
     });
   };
@@ -46,20 +44,13 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
   return {
     async claim(input) {
       const { workerId } = parseInput(inputSchemas.claim, input, 'work.claim');
-      // Claim = the queue entry (SKIP LOCKED) + the row update, in one transaction.
-      for (let skipped = 0; skipped < 20; skipped += 1) {
-        const claimed = await driver.transaction(async (transaction) => {
-          const leaseToken = randomUUID();
-          const row = await claimJob(transaction, tables, { workerId, leaseToken });
-          if (row === undefined) return null;
-          // Cancelled (or finished) while it waited in the queue: take the next.
-          if (row === 'skipped') return row;
-          const resume = await resumeOf(transaction, schema, { kind: 'job', id: row.id });
-          return { ...jobRecord(row), leaseToken, ...(resume === undefined ? {} : { resume }) };
-        });
-        if (claimed !== 'skipped') return claimed;
-      }
-      return null;
+      const leaseToken = randomUUID();
+      return driver.transaction(async (transaction) => {
+        const row = await claimJob(transaction, tables, { workerId, leaseToken, ...options.claims });
+        if (row === undefined) return null;
+        const resume = await resumeOf(transaction, schema, { kind: 'job', id: row.id });
+        return { ...jobRecord(row), leaseToken, ...(resume === undefined ? {} : { resume }) };
+      });
     },
 
     async heartbeat(input) {

@@ -15,7 +15,6 @@
 import { randomUUID } from 'node:crypto';
 import { insertJob } from './job-transitions.js';
 import type { SqlExecutor } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 import type { JsonValue, WorkflowLogLine } from './workflow-client.js';
 import type { TaskRow, WorkflowRow } from './workflow-records.js';
 import type { TaskRequest } from './workflow-sandbox.js';
@@ -286,7 +285,7 @@ export async function resumeTask(executor: SqlExecutor, { schema }: Tables, task
  * Queues a background job that tells the owning agent how a workflow finished (in the caller's transaction, the one
  * that finished the workflow).
  */
-export async function queueFinishNotice(executor: SqlExecutor, { schema }: Tables, queue: TurnQueue, workflow: WorkflowRow): Promise<void> {
+export async function queueFinishNotice(executor: SqlExecutor, { schema }: Tables, workflow: WorkflowRow): Promise<void> {
   const id = randomUUID();
   const result = workflow.result === null ? '' : JSON.stringify(workflow.result, null, 2);
   const shown = result.length > 8000 ? `${result.slice(0, 8000)}\n… (${result.length - 8000} more characters; show_workflow has all of it)` : result;
@@ -298,5 +297,5 @@ export async function queueFinishNotice(executor: SqlExecutor, { schema }: Table
         : 'was cancelled.';
   const prompt = `Your workflow "${workflow.title}" (id ${workflow.id}) ${outcome}\n\nReport this outcome to the user.`;
   const title = `Workflow ${workflow.status}: ${workflow.title}`.slice(0, 200);
-  await insertJob(executor, { schema, queue }, { id, agentId: workflow.agent_id, kind: 'background', title, prompt, allowJobs: false });
+  await insertJob(executor, { schema }, { id, agentId: workflow.agent_id, kind: 'background', title, prompt, allowJobs: false });
 }
