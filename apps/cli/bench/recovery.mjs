@@ -176,11 +176,6 @@ try {
 
   // Outcomes, from the database.
   const { rows: stored } = await plane.driver.query(`SELECT id, prompt, status, final_answer, attempts FROM ${schema}.job`);
-  const { rows: queueRows } = await plane.driver.query(
-    `SELECT id, state FROM ${schema}_queue.job WHERE name = 'ankole-turns' UNION ALL SELECT id, state FROM ${schema}_queue.archive WHERE name = 'ankole-turns'`,
-  );
-  const queueState = new Map(queueRows.map((row) => [row.id, row.state]));
-  const waiting = new Set(['created', 'retry', 'active']);
   let lost = 0;
   let stuck = 0;
   let failedAllAttempts = 0;
@@ -189,8 +184,8 @@ try {
     if (row.status === 'succeeded') {
       if (row.final_answer !== `done: ${row.prompt}`) wrongAnswers += 1;
     } else if (row.status === 'failed') failedAllAttempts += 1; // every attempt (maxAttempts, default 3) held by a killed worker
-    else if (waiting.has(queueState.get(row.id))) stuck += 1; // still in the queue after the drain
-    else lost += 1; // unfinished, but no queue entry will ever run it again
+    else if (row.status === 'queued' || row.status === 'running') stuck += 1; // still claimable after the drain
+    else lost += 1; // unfinished, and no claim will ever run it again
   }
   const twiceCompleted = [...successes.values()].filter((count) => count > 1).length;
   const attempts = stored.map((row) => Number(row.attempts));

@@ -10,7 +10,7 @@ import {
   type ResponseInputItem,
 } from '@core/runtime';
 import { createBrainTools } from '@core/tools-brain';
-import { createSubmitResultTool, type SubmitResultToolContext, type SubmitResultToolDetails } from '@core/tools-submit-result';
+import { createSubmitResultTool, type SubmitResultToolDetails } from '@core/tools-submit-result';
 import { createWebTools, type WebProfile } from '@core/tools-web';
 import { startTurnTracing } from './turn-tracing.js';
 
@@ -48,16 +48,15 @@ export const DEFAULT_TASK_REMINDERS = 2;
  * Builds the fixed tool set of one workflow task turn, in the seed's order: the web tools (only with a bound web
  * profile), `recall` and `get_page` (only when Brain is enabled for the agent), and the task's own `submit_result`,
  * whose parameters are the task's stored result schema sent with `strict: true`. Fresh tools every call.
- * `hooks.onSubmission` hears of each submission `submit_result` sends (see `SubmitResultToolContext`).
  * @throws ToolDefinitionError when the stored result schema cannot be sent in strict mode (the engine stores only
  *   closed shapes, so this means a corrupted record).
  */
-export function buildTaskTurnTools(context: TaskTurnContext, hooks: Pick<SubmitResultToolContext, 'onSubmission'> = {}): TaskTurnAssembly {
+export function buildTaskTurnTools(context: TaskTurnContext): TaskTurnAssembly {
   const { task, controlPlane } = context;
   const tools: AnyWorkerAgentTool[] = [
     ...createWebTools(context.webProfile),
     ...(context.brain === true ? createBrainTools({ client: controlPlane, agentId: task.agentId, readOnly: true }) : []),
-    createSubmitResultTool({ task, client: controlPlane, ...(hooks.onSubmission === undefined ? {} : { onSubmission: hooks.onSubmission }) }),
+    createSubmitResultTool({ task, client: controlPlane }),
   ];
   return { tools, instructions: taskInstructions(task, tools), input: `Do the task "${task.title}" now, then submit its result with submit_result.` };
 }
@@ -96,18 +95,6 @@ export interface RunTaskTurnOptions {
   resume?: AgentLoopOptions['resume'];
   /** Changes the assembled tools before the loop runs with them (see `RunTextTurnOptions.prepareTools`). */
   prepareTools?: (tools: AnyWorkerAgentTool[]) => AnyWorkerAgentTool[];
-  /**
-   * Called as soon as the control plane has stored the submitted result, mid-turn (the task has succeeded; the turn
-   * ends after the call). The caller stops watching the lease here: the task's own success must not abort the turn.
-   */
-  onResultAccepted?: (task: TaskRecord) => void;
-  /**
-   * Called as `submit_result` sends each submission, with a promise of what it came to (the stored task, or
-   * `undefined`; it never rejects) that settles after `onResultAccepted` ran. The worker holds its lease watcher's
-   * abort back until it settles (`Lease.defer`): the control plane reports the task finished as soon as the result is
-   * stored, before the call's output reaches the turn.
-   */
-  onSubmission?: (stored: Promise<TaskRecord | undefined>) => void;
 }
 
 /** How a task turn ended. */
@@ -154,41 +141,38 @@ export interface TaskTurnResult {
 export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurnResult> {
   const { context } = options;
   const { task, controlPlane, signal } = context;
-  // Known from the tool itself, not from its output: a turn aborted while its result was being stored (the lease
-  // watcher hears that the task finished and aborts) records an aborted output, but the task succeeded all the same.
-  let accepted: TaskRecord | undefined;
-  let submission: Promise<TaskRecord | undefined> | undefined;
-  const assembly = buildTaskTurnTools(context, {
-    onSubmission: (stored) => {
-      submission = stored.then((task) => {
-        if (task !== undefined) {
-          accepted = task;
-          options.onResultAccepted?.(task);
-        }
-        return task;
-      });
-      options.onSubmission?.(submission);
-    },
-  });
+  const assembly = buildTaskTurnTools(context);
   options.onAssembled?.(assembly);
   const maxSteps = options.maxSteps ?? 20;
   const maxReminders = options.maxReminders ?? DEFAULT_TASK_REMINDERS;
   const events: AgentEvent[] = [];
-  let refusal: string | undefined;
   const onEvent = (event: AgentEvent) => {
     events.push(event);
-    if (event.type === 'activity.completed' && event.toolName === 'submit_result' && event.namespace === undefined) {
-      const details = event.details as SubmitResultToolDetails | undefined;
-      if (details?.code !== undefined && details.code !== 'already_submitted') refusal = details.code;
-    }
     options.onEvent?.(event);
   };
+  // What each submission came to, from the tool's own result: the stored task once accepted, the code of a refusal.
+  let accepted: TaskRecord | undefined;
+  let refusal: string | undefined;
+  const observed = assembly.tools.map((tool) =>
+    tool.name !== 'submit_result' || tool.namespace !== undefined
+      ? tool
+      : {
+          ...tool,
+          execute: async (params: unknown, call: Parameters<typeof tool.execute>[1]) => {
+            const result = await tool.execute(params, call);
+            const details = result.details as SubmitResultToolDetails | undefined;
+            if (details?.accepted === true && details.task !== undefined) accepted = details.task;
+            else if (details?.code !== undefined && details.code !== 'already_submitted') refusal = details.code;
+            return result;
+          },
+        },
+  );
 
   let input: string | ResponseInputItem[] = assembly.input;
   let steps = 0;
   let reminders = 0;
   let resume = options.resume;
-  const tools = options.prepareTools === undefined ? assembly.tools : options.prepareTools(assembly.tools);
+  const tools = options.prepareTools === undefined ? observed : options.prepareTools(observed);
   for (;;) {
     const tracing = await startTurnTracing(options.gateway, { agentId: task.agentId, conversationId: task.id, attributes: { 'ankole.workflow.id': task.workflowId } });
     const outcome: AgentLoopResult = await runAgentLoop({
@@ -206,8 +190,6 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
       tracing?.end(error);
       throw error;
     });
-    // An abort does not wait for a call: a submission may still be on its way to the control plane.
-    if (accepted === undefined && submission !== undefined) await settledWithin(submission, SUBMISSION_WAIT_MS);
     // A resumed loop counts the steps of the turn before the pause too.
     steps = resume === undefined ? steps + outcome.steps : outcome.steps;
     resume = undefined;
@@ -230,15 +212,6 @@ export async function runTaskTurn(options: RunTaskTurnOptions): Promise<TaskTurn
       throw failure;
     }
   }
-}
-
-/** How long an ended turn waits for a submission still in flight (the control plane's answer) before it is given up. */
-const SUBMISSION_WAIT_MS = 30_000;
-
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }
 
 function reminder(count: number, max: number): string {

@@ -165,9 +165,14 @@ export interface CallOptions {
 
 /** What a heartbeat tells the worker. */
 export interface HeartbeatResult {
-  /** `false` when the worker must stop the turn: the job was cancelled or another worker holds it now. */
+  /** `false` when the worker must stop the turn: the job was cancelled or another worker holds it now, or it finished. */
   keepRunning: boolean;
   status: JobStatus;
+  /**
+   * `true` when this very lease settled it (the turn's own result was stored: a job completed or failed by its worker, a
+   * task's `submit_result` accepted): a clean stop, not a lost claim; nothing to abort.
+   */
+  finishedByThisLease?: boolean;
 }
 
 /** Creates a cron schedule (`cron`, optional `timeZone`) or a one-time one (`runAt`). */

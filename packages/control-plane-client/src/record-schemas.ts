@@ -93,7 +93,7 @@ export const approvalRecordSchema = z.object({
   decidedAt: time.nullable(),
 });
 
-export const heartbeatResultSchema = z.object({ keepRunning: z.boolean(), status: jobStatus });
+export const heartbeatResultSchema = z.object({ keepRunning: z.boolean(), status: jobStatus, finishedByThisLease: z.boolean().optional() });
 
 const workflowStatus = z.enum(['running', 'succeeded', 'failed', 'cancelled']);
 

@@ -3,7 +3,7 @@ import { watchLease, type LeaseHeartbeat } from './watch-lease.js';
 
 const MESSAGES = { cancelled: 'cancelled', lost: 'lost' };
 
-/** A heartbeat that answers "running" until `end` is called, then the given status. */
+/** A heartbeat that answers "running" until `end` is called, then the given status (settled by this lease or not). */
 function fakeClaim() {
   let answer: LeaseHeartbeat = { keepRunning: true, status: 'running' };
   let beats = 0;
@@ -12,58 +12,54 @@ function fakeClaim() {
       beats += 1;
       return answer;
     },
-    end: (status: string) => (answer = { keepRunning: false, status }),
+    end: (status: string, finishedByThisLease = false) => (answer = { keepRunning: false, status, ...(finishedByThisLease ? { finishedByThisLease } : {}) }),
     beats: () => beats,
   };
 }
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('watchLease defer', () => {
-  it('holds the abort back while deferred work is pending; stopped meanwhile, it never aborts', async () => {
+describe('watchLease', () => {
+  it('stops cleanly when a heartbeat answers "finished by this lease": no abort, reason finished, no more beats', async () => {
     const claim = fakeClaim();
     const lease = watchLease({ heartbeat: claim.heartbeat, intervalMs: 10, messages: MESSAGES });
-    let settle!: () => void;
-    lease.defer(new Promise<void>((resolve) => (settle = resolve)));
-    claim.end('succeeded');
-    await tick(60);
-    expect(claim.beats()).toBeGreaterThan(1);
-    expect(lease.signal.aborted).toBe(false);
-    // The deferred work turned out to be what ended the claim: the lease stops before it settles.
-    lease.stop();
-    settle();
     await tick(30);
+    claim.end('succeeded', true);
+    await tick(40);
+    const beats = claim.beats();
+    await tick(40);
+    expect(claim.beats()).toBe(beats);
     expect(lease.signal.aborted).toBe(false);
-    expect(lease.reason()).toBeUndefined();
+    expect(lease.reason()).toBe('finished');
+    lease.stop();
   });
 
-  it('aborts once the deferred work settles (resolved or rejected) when the lease was not stopped', async () => {
-    for (const outcome of ['resolve', 'reject'] as const) {
+  it('a claim that ended without this lease settling it aborts: cancelled, or lost (even when it succeeded)', async () => {
+    for (const [status, reason] of [
+      ['cancelled', 'cancelled'],
+      ['succeeded', 'lost'],
+      ['running', 'lost'],
+    ] as const) {
       const claim = fakeClaim();
       const lease = watchLease({ heartbeat: claim.heartbeat, intervalMs: 10, messages: MESSAGES });
-      let settle!: () => void;
-      lease.defer(new Promise<void>((resolve, reject) => (settle = outcome === 'resolve' ? resolve : () => reject(new Error('refused')))));
-      claim.end('cancelled');
+      await tick(20);
+      claim.end(status);
       await tick(40);
-      expect(lease.signal.aborted).toBe(false);
-      settle();
-      await tick(30);
       expect(lease.signal.aborted).toBe(true);
-      expect(lease.reason()).toBe('cancelled');
+      expect(lease.reason()).toBe(reason);
+      expect((lease.signal.reason as Error).message).toBe(reason);
       lease.stop();
     }
   });
 
-  it('without deferred work, aborts at the first heartbeat that finds the claim ended', async () => {
+  it('stopped before the claim ends, it never aborts', async () => {
     const claim = fakeClaim();
     const lease = watchLease({ heartbeat: claim.heartbeat, intervalMs: 10, messages: MESSAGES });
-    lease.defer(Promise.resolve());
     await tick(20);
-    claim.end('running');
-    await tick(40);
-    expect(lease.signal.aborted).toBe(true);
-    expect(lease.reason()).toBe('lost');
-    expect((lease.signal.reason as Error).message).toBe('lost');
     lease.stop();
+    claim.end('cancelled');
+    await tick(40);
+    expect(lease.signal.aborted).toBe(false);
+    expect(lease.reason()).toBeUndefined();
   });
 });

@@ -2,6 +2,8 @@
 export interface LeaseHeartbeat {
   keepRunning: boolean;
   status: string;
+  /** This very lease settled the claim (the turn's own result was stored): a clean stop. */
+  finishedByThisLease?: boolean | undefined;
 }
 
 /** Options of `watchLease`. */
@@ -23,14 +25,12 @@ export interface WatchLeaseOptions {
 export interface Lease {
   /** Aborted when the claim was cancelled or another worker took it over: stop the turn. */
   readonly signal: AbortSignal;
-  /** Why the signal aborted: `cancelled`, or `lost` (the claim expired and another worker holds it, or it finished). */
-  readonly reason: () => 'cancelled' | 'lost' | undefined;
   /**
-   * Holds back the abort while `until` is pending: a heartbeat that finds the claim ended (the turn's own result was
-   * just stored, say) waits for it, and aborts only if the lease was not stopped meanwhile. For work whose outcome
-   * decides whether the claim ended because of this very turn.
+   * Why the watch ended on its own: `cancelled` or `lost` (the claim expired and another worker holds it, or it ended
+   * some other way) — the signal aborted —, or `finished`: this lease settled the claim itself (the turn's own result
+   * was stored), the heartbeats stopped and the signal did not abort.
    */
-  defer(until: Promise<unknown>): void;
+  readonly reason: () => 'cancelled' | 'lost' | 'finished' | undefined;
   /** Stops heartbeating. */
   stop(): void;
 }
@@ -40,24 +40,26 @@ export interface Lease {
  * over. The heartbeats are long polls (`waitMs` = the interval): each extends the claim and waits on the control
  * plane for a change, so a cancel reaches the turn at once, in process and over HTTP alike. A heartbeat that answers
  * sooner (a control plane that does not wait, or an error) is followed by the next one interval after it began, not
- * at once. `defer` holds an abort back while work that may have ended the claim itself (a stored result) settles.
+ * at once. A heartbeat that answers "finished by this lease" (the turn's own result was stored, even while that
+ * heartbeat waited) stops the watch cleanly: no abort, reason `finished`.
  * `watchJobLease` and `watchTaskLease` are this for jobs and tasks.
  */
 export function watchLease(options: WatchLeaseOptions): Lease {
   const intervalMs = options.intervalMs ?? 1000;
   const controller = new AbortController();
   const stopping = new AbortController();
-  let reason: 'cancelled' | 'lost' | undefined;
+  let reason: 'cancelled' | 'lost' | 'finished' | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const deferred = new Set<Promise<unknown>>();
   const beat = async () => {
     timer = undefined;
     const began = Date.now();
     try {
       const result = await options.heartbeat(intervalMs, stopping.signal);
-      if (!result.keepRunning && !stopped && deferred.size > 0) await Promise.allSettled([...deferred]);
-      if (!result.keepRunning && !stopped) {
+      if (!result.keepRunning && !stopped && result.finishedByThisLease === true) {
+        reason = 'finished';
+        stopped = true;
+      } else if (!result.keepRunning && !stopped) {
         reason = result.status === 'cancelled' ? 'cancelled' : 'lost';
         controller.abort(new Error(options.messages[reason]));
         stopped = true;
@@ -71,13 +73,6 @@ export function watchLease(options: WatchLeaseOptions): Lease {
   return {
     signal: controller.signal,
     reason: () => reason,
-    defer(until) {
-      const settled: Promise<unknown> = until.then(
-        (): void => void deferred.delete(settled),
-        (): void => void deferred.delete(settled),
-      );
-      deferred.add(settled);
-    },
     stop() {
       stopped = true;
       stopping.abort();

@@ -4,7 +4,8 @@
 // (startTestPostgres from @core/control-plane/testing), stopped and removed at the end.
 // A "worker" here is its own control plane (own connection pool) in this process, claiming and
 // completing jobs one at a time with an empty turn: the figure is the queue's overhead per job
-// (start row + pg-boss insert, claim = pg-boss fetch + row update, complete = row update + pg-boss complete).
+// (start = the row insert, claim = the row claim (FOR UPDATE SKIP LOCKED), complete = the row update).
+// bench/queue-claims.mjs compares row claims with the pg-boss queue jobs went through before.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -79,7 +80,7 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'ankole-bench-'));
 try {
   let started = performance.now();
   let plane = await createControlPlane({ dataDir, background: false });
-  row('PGlite start-up, fresh data folder (initdb + migrations + pg-boss)', performance.now() - started, 'ms', TARGET_EMBEDDED_START_MS * 3, 'lower');
+  row('PGlite start-up, fresh data folder (initdb + migrations)', performance.now() - started, 'ms', TARGET_EMBEDDED_START_MS * 3, 'lower');
   await plane.close();
   started = performance.now();
   plane = await createControlPlane({ dataDir, background: false });

@@ -32,7 +32,7 @@ export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
   const afterFinish = async (transaction: SqlExecutor, row: WorkflowRow): Promise<void> => {
     if (row.status === 'running') return;
     await cancelUnfinishedTasks(transaction, tables, row.id, `The workflow ${row.status} before this task finished.`);
-    if (row.notify_on_finish) await queueFinishNotice(transaction, tables, options.queue, row);
+    if (row.notify_on_finish) await queueFinishNotice(transaction, tables, row);
   };
 
   return {

@@ -14,11 +14,12 @@ import {
   type JobRecord,
   type TaskRecord,
 } from '@core/control-plane-client';
+import { pauseJob, resumeJob } from './job-transitions.js';
 import { leaseConflict } from './lease-conflict.js';
 import { isoTime, jobRecord, type JobRow } from './records.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 import { taskRecord, type TaskRow } from './workflow-records.js';
+import { pauseTask, resumeTask } from './workflow-transitions.js';
 
 /** What a held call belongs to: a background job or a workflow task (the `approval` row's `job_id` or `task_id`). */
 export interface ApprovalOwner {
@@ -74,7 +75,6 @@ function approvalRecord(row: ApprovalRow): ApprovalRecord {
 export interface ApprovalApiOptions {
   driver: SqlDriver;
   schema: string;
-  queue: TurnQueue;
 }
 
 /**
@@ -83,7 +83,7 @@ export interface ApprovalApiOptions {
  * call queues the job (or task) again, once.
  */
 export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
-  const { driver, schema, queue } = options;
+  const { driver, schema } = options;
   const select = `SELECT a.*, t.workflow_id, coalesce(j.title, w.title || ': ' || t.title) AS job_title FROM ${schema}.approval a
     LEFT JOIN ${schema}.job j ON j.id = a.job_id LEFT JOIN ${schema}.task t ON t.id = a.task_id LEFT JOIN ${schema}.workflow w ON w.id = t.workflow_id`;
 
@@ -127,11 +127,8 @@ export function createApprovalApi(options: ApprovalApiOptions): ApprovalApi {
         );
         if (Number(left[0]?.count ?? 0) === 0) {
           // awaiting_approval → queued: a job goes back into the turn queue; a task is claimed from its row.
-          const { rows: requeued } = await transaction.query<{ id: string }>(
-            `UPDATE ${schema}.${owner.kind} SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'awaiting_approval' RETURNING id`,
-            [owner.id],
-          );
-          if (requeued.length === 1 && owner.kind === 'job') await queue.resume(owner.id, transaction);
+          if (owner.kind === 'job') await resumeJob(transaction, { schema }, owner.id);
+          else await resumeTask(transaction, { schema }, owner.id);
         }
         return 'decided' as const;
       });
@@ -159,21 +156,15 @@ export async function holdJob(
   options: ApprovalApiOptions,
   input: { jobId: string; leaseToken: string; runState: unknown; calls: HeldCall[] },
 ): Promise<JobRecord> {
-  const { driver, schema, queue } = options;
+  const { driver, schema } = options;
   const { jobId, leaseToken, runState, calls } = parseInput(inputSchemas.hold, input, 'work.hold');
   if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
   return driver.transaction(async (transaction) => {
     if (isUuid(leaseToken)) {
-      const { rows } = await transaction.query<JobRow>(
-        `UPDATE ${schema}.job SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL,
-           heartbeat_at = NULL, updated_at = now()
-         WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
-        [jobId, leaseToken, JSON.stringify(runState)],
-      );
-      if (rows[0] !== undefined) {
-        await addPendingApprovals(transaction, schema, { column: 'job_id', id: jobId }, rows[0].agent_id, calls);
-        await queue.cancel(jobId, transaction);
-        return jobRecord(rows[0]);
+      const paused = await pauseJob(transaction, { schema }, jobId, leaseToken, runState);
+      if (paused !== undefined) {
+        await addPendingApprovals(transaction, schema, { column: 'job_id', id: jobId }, paused.agent_id, calls);
+        return jobRecord(paused);
       }
     }
     const { rows } = await transaction.query<JobRow>(`SELECT * FROM ${schema}.job WHERE id = $1`, [jobId]);
@@ -199,15 +190,10 @@ export async function holdTask(
   if (!isUuid(taskId)) throw new ControlPlaneNotFoundError('task', taskId);
   return driver.transaction(async (transaction) => {
     if (isUuid(leaseToken)) {
-      const { rows } = await transaction.query<TaskRow>(
-        `UPDATE ${schema}.task SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL,
-           heartbeat_at = NULL, updated_at = now()
-         WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
-        [taskId, leaseToken, JSON.stringify(runState)],
-      );
-      if (rows[0] !== undefined) {
-        await addPendingApprovals(transaction, schema, { column: 'task_id', id: taskId }, rows[0].agent_id, calls);
-        return taskRecord(rows[0]);
+      const paused = await pauseTask(transaction, { schema }, taskId, leaseToken, runState);
+      if (paused !== undefined) {
+        await addPendingApprovals(transaction, schema, { column: 'task_id', id: taskId }, paused.agent_id, calls);
+        return taskRecord(paused);
       }
     }
     const { rows } = await transaction.query<TaskRow>(`SELECT * FROM ${schema}.task WHERE id = $1`, [taskId]);

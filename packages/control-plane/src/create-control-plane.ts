@@ -12,6 +12,7 @@ import {
 } from '@core/control-plane-client';
 import { defaultDataDir } from './default-data-dir.js';
 import { failAbandonedJobs, fireDueSchedules } from './fire-due-schedules.js';
+import { hasExpiredJobClaims } from './job-transitions.js';
 import { createJobApi } from './job-api.js';
 import { checkSchemaName, migrate } from './migrations.js';
 import { createPGliteDriver } from './pglite-driver.js';
@@ -19,7 +20,6 @@ import { createPostgresDriver } from './postgres-driver.js';
 import { createScheduleApi } from './schedule-api.js';
 import type { SqlDriver } from './sql-driver.js';
 import { createTranscriptApi } from './transcript-api.js';
-import { startTurnQueue } from './turn-queue.js';
 import { createWorkApi } from './work-api.js';
 import { withLongPolls } from './long-polls.js';
 import { repeatDuty, type RepeatingDuty } from './repeat-duty.js';
@@ -33,7 +33,7 @@ export interface ControlPlaneOptions {
   databaseUrl?: string;
   /** The embedded PGlite database's folder (default `defaultDataDir()`). */
   dataDir?: string;
-  /** The schema of the control plane's tables (default `ankole`); pg-boss uses `<schema>_queue`. */
+  /** The schema of the control plane's tables (default `ankole`). */
   schema?: string;
   /** Refuse cron schedules that run more often than this, in seconds (default 300). */
   minScheduleIntervalSeconds?: number;
@@ -49,8 +49,8 @@ export interface ControlPlaneOptions {
   /** Most claims of one job, crash recoveries included (default 3). */
   maxAttempts?: number;
   /**
-   * Run the background duties in this process: firing due schedules, expiring lost claims and
-   * failing abandoned jobs (default `true`; a CLI that only lists or cancels passes `false`).
+   * Run the background duties in this process: firing due schedules, waking the waiting claims when a job's lease ran
+   * out, and failing abandoned jobs (default `true`; a CLI that only lists or cancels passes `false`).
    */
   background?: boolean;
   /** How often due schedules are fired, in ms (default 1000). */
@@ -86,14 +86,14 @@ export interface ControlPlane {
   readonly schema: string;
   /** Fires the due schedules now (the background timer does it every `timerIntervalMs`). */
   fireDueSchedules(): Promise<number>;
-  /** Stops the background duties and pg-boss, and closes the database if this control plane opened it. */
+  /** Stops the background duties, and closes the database if this control plane opened it. */
   close(): Promise<void>;
 }
 
 /**
- * Opens the database, applies migrations (safe when processes start at once), starts pg-boss and
- * the background duties, and returns the in-process client.
- * @throws ControlPlaneInputError for bad options; ControlPlaneFailure when the database or pg-boss cannot start.
+ * Opens the database, applies migrations (safe when processes start at once), starts the background duties, and
+ * returns the in-process client.
+ * @throws ControlPlaneInputError for bad options; ControlPlaneFailure when the database cannot be opened.
  */
 export async function createControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const schema = checkSchemaName(options.schema ?? 'ankole');
@@ -102,6 +102,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     throw new ControlPlaneInputError('options_invalid', 'Give only one of driver, databaseUrl or dataDir to createControlPlane.');
   }
   const leaseSeconds = positive(options.leaseSeconds ?? 10, 'leaseSeconds');
+  const claims = { leaseSeconds, maxAttempts: positive(options.maxAttempts ?? 3, 'maxAttempts') };
   const maintenanceIntervalSeconds = positive(options.maintenanceIntervalSeconds ?? 1, 'maintenanceIntervalSeconds');
   const background = options.background ?? true;
   const onError = options.onError ?? (() => {});
@@ -112,17 +113,8 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
       ? createPostgresDriver({ connectionString: options.databaseUrl })
       : await createPGliteDriver({ dataDir: options.dataDir ?? defaultDataDir() }));
 
-  let queue;
   try {
     await migrate(driver, { schema });
-    queue = await startTurnQueue({
-      driver,
-      schema: `${schema}_queue`,
-      leaseSeconds,
-      maxAttempts: positive(options.maxAttempts ?? 3, 'maxAttempts'),
-      maintenance: background,
-      onError,
-    });
   } catch (error) {
     if (ownsDriver) await driver.close().catch(() => {});
     if (error instanceof ControlPlaneFailure || error instanceof ControlPlaneInputError) throw error;
@@ -134,14 +126,12 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
       cause: error,
     });
   }
-  const turnQueue = queue;
 
   const workflowLimits = { ...DEFAULT_WORKFLOW_LIMITS, ...options.workflowLimits };
   let engine: ReturnType<typeof createWorkflowEngine>;
   try {
-    engine = createWorkflowEngine({ driver, schema, queue: turnQueue, limits: workflowLimits, sandboxThreads: options.sandboxThreads });
+    engine = createWorkflowEngine({ driver, schema, limits: workflowLimits, sandboxThreads: options.sandboxThreads });
   } catch (error) {
-    await turnQueue.stop().catch(() => {});
     if (ownsDriver) await driver.close().catch(() => {});
     throw error;
   }
@@ -155,11 +145,11 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
       minIntervalSeconds: options.minScheduleIntervalSeconds ?? 300,
       maxActivePerAgent: options.maxActiveSchedulesPerAgent ?? 50,
     }),
-    jobs: createJobApi({ driver, schema, queue: turnQueue, maxUnfinishedPerAgent: options.maxUnfinishedJobsPerAgent ?? 20 }),
-    work: createWorkApi({ driver, schema, queue: turnQueue }),
+    jobs: createJobApi({ driver, schema, maxUnfinishedPerAgent: options.maxUnfinishedJobsPerAgent ?? 20 }),
+    work: createWorkApi({ driver, schema, claims }),
     ...workflowSurfaces,
     brain: createBrainApi({ driver, schema }),
-    approvals: createApprovalApi({ driver, schema, queue: turnQueue }),
+    approvals: createApprovalApi({ driver, schema }),
     transcripts: createTranscriptApi({ driver, schema, limits: { ...DEFAULT_TRANSCRIPT_LIMITS, ...options.transcriptLimits } }),
   }), {
     feed,
@@ -168,7 +158,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     recheckMs: options.longPollRecheckMs,
   });
 
-  const fire = () => fireDueSchedules({ driver, schema, queue: turnQueue });
+  const fire = () => fireDueSchedules({ driver, schema });
   // Background duties, each at once and then at its interval: firing due schedules, and recovering lost
   // claims (every process looks, so a dead worker's job comes back whoever is running).
   const duties: RepeatingDuty[] = [];
@@ -177,8 +167,8 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     duties.push(repeatDuty(fire, options.timerIntervalMs ?? 1000, onError));
     const recover = async () => {
       // A job whose claim ran out is claimable again without a change to its row: tell the waiting claims.
-      if (await turnQueue.expireLostClaims()) await driver.query('SELECT pg_notify($1, $2)', [changeChannel(schema), 'job']);
-      await failAbandonedJobs({ driver, schema, queue: turnQueue, leaseSeconds });
+      if (await hasExpiredJobClaims(driver, { schema }, claims)) await driver.query('SELECT pg_notify($1, $2)', [changeChannel(schema), 'job']);
+      await failAbandonedJobs({ driver, schema, ...claims });
     };
     duties.push(repeatDuty(recover, maintenanceIntervalSeconds * 1000, onError));
   }
@@ -194,7 +184,6 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
       await Promise.all(duties.map((duty) => duty.stop()));
       await closeEngine();
       await feed.close();
-      await turnQueue.stop();
       if (ownsDriver) await driver.close();
     },
   };

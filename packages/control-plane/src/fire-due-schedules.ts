@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { expireJobs, insertJob } from './job-transitions.js';
 import { isoTime, type ScheduleRow } from './records.js';
 import { nextCronRun } from './schedule-timing.js';
 import type { SqlDriver } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 
 /** What `fireDueSchedules` needs. */
 export interface FireDueSchedulesOptions {
   driver: SqlDriver;
   schema: string;
-  queue: TurnQueue;
   /** Most schedules fired per call (default 50). */
   batchSize?: number;
 }
@@ -21,7 +20,7 @@ export interface FireDueSchedulesOptions {
  * (nothing ran for a while) collapse into one run. Returns how many jobs it queued.
  */
 export async function fireDueSchedules(options: FireDueSchedulesOptions): Promise<number> {
-  const { driver, schema, queue } = options;
+  const { driver, schema } = options;
   return driver.transaction(async (transaction) => {
     const { rows } = await transaction.query<ScheduleRow>(
       `SELECT * FROM ${schema}.schedule WHERE status = 'active' AND next_run_at <= now()
@@ -32,15 +31,12 @@ export async function fireDueSchedules(options: FireDueSchedulesOptions): Promis
     for (const row of rows) {
       const fireAt = isoTime(row.next_run_at)!;
       const jobId = randomUUID();
-      const inserted = await transaction.query(
-        `INSERT INTO ${schema}.job (id, agent_id, kind, schedule_id, fire_at, title, prompt, allow_jobs)
-         VALUES ($1, $2, 'scheduled', $3, $4, $5, $6, true) ON CONFLICT (schedule_id, fire_at) DO NOTHING RETURNING id`,
-        [jobId, row.agent_id, row.id, fireAt, row.title, row.prompt],
+      const inserted = await insertJob(
+        transaction,
+        { schema },
+        { id: jobId, agentId: row.agent_id, kind: 'scheduled', title: row.title, prompt: row.prompt, allowJobs: true, scheduled: { scheduleId: row.id, fireAt } },
       );
-      if (inserted.rows.length === 1) {
-        await queue.enqueue(transaction, jobId);
-        queued += 1;
-      }
+      if (inserted !== undefined) queued += 1;
       const after = new Date(Math.max(Date.now(), new Date(fireAt).getTime()));
       const next = row.kind === 'cron' && row.cron !== null ? nextCronRun(row.cron, row.time_zone ?? 'UTC', after) : undefined;
       await transaction.query(
@@ -56,23 +52,9 @@ export async function fireDueSchedules(options: FireDueSchedulesOptions): Promis
 }
 
 /**
- * Marks as failed the jobs whose worker stopped heartbeating and that the queue gave up on
- * (every attempt used), clearing the lease (a late write by that worker is refused as `lease_lost`). Returns how many
- * it marked.
+ * Marks as failed the jobs whose worker stopped heartbeating after every attempt was used, clearing the lease (a late
+ * write by that worker is refused as `lease_lost`). Returns how many it marked.
  */
-export async function failAbandonedJobs(options: { driver: SqlDriver; schema: string; queue: TurnQueue; leaseSeconds: number }): Promise<number> {
-  const { driver, schema, queue } = options;
-  const { rows } = await driver.query<{ id: string }>(
-    `SELECT id FROM ${schema}.job WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => $1) LIMIT 100`,
-    [options.leaseSeconds],
-  );
-  const failed = await queue.failedAmong(rows.map((row) => row.id));
-  if (failed.length === 0) return 0;
-  const result = await driver.query(
-    `UPDATE ${schema}.job SET status = 'failed', lease_token = NULL, finished_at = now(), updated_at = now(),
-       error = 'The worker running this job stopped responding and every attempt (' || attempts || ') was used.'
-     WHERE id = ANY($1::uuid[]) AND status = 'running'`,
-    [failed],
-  );
-  return result.rowCount;
+export async function failAbandonedJobs(options: { driver: SqlDriver; schema: string; leaseSeconds: number; maxAttempts: number }): Promise<number> {
+  return expireJobs(options.driver, { schema: options.schema }, options);
 }

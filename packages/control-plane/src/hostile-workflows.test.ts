@@ -3,7 +3,6 @@ import { createAdvanceApi } from './advance-api.js';
 import type { ControlPlane } from './create-control-plane.js';
 import type { SandboxPool } from './sandbox-pool.js';
 import { controlPlanes } from './testing.js';
-import type { TurnQueue } from './turn-queue.js';
 import { DEFAULT_WORKFLOW_LIMITS } from '@core/control-plane-client';
 
 const HANG = "const s = 'a'.repeat(8e6); return s.indexOf('a'.repeat(4e6) + 'b');";
@@ -100,7 +99,7 @@ describe.each(['postgres', 'pglite'] as const)('hostile workflow scripts on %s',
       close: async () => {},
       threadCount: 0,
     };
-    const advances = createAdvanceApi({ driver: plane.driver, schema: plane.schema, queue: {} as TurnQueue, limits: { ...DEFAULT_WORKFLOW_LIMITS, maxAdvanceAttempts: 3 }, sandbox: busy });
+    const advances = createAdvanceApi({ driver: plane.driver, schema: plane.schema, limits: { ...DEFAULT_WORKFLOW_LIMITS, maxAdvanceAttempts: 3 }, sandbox: busy });
     const reports = [];
     for (let attempt = 0; attempt < 3; attempt++) reports.push(await advances.runNext({ workerId: 'w' }));
     expect(reports.map((report) => report?.status)).toEqual(['running', 'running', 'failed']);

@@ -12,4 +12,3 @@ export { migrate, MIGRATIONS } from './migrations.js';
 export type { Migration } from './migrations.js';
 export { describeCron, planCronSchedule, planOneTimeSchedule } from './schedule-timing.js';
 export type { CronPlanOptions, OneTimePlanOptions, ScheduleTiming } from './schedule-timing.js';
-export { pgBossDatabase, TURN_QUEUE } from './turn-queue.js';

@@ -29,7 +29,7 @@ describe('migrate', () => {
     expect(await appliedVersions(drivers[0]!, schema)).toEqual(MIGRATIONS.map((migration) => migration.version));
   });
 
-  it('starts four control planes on one fresh database at once (PostgreSQL, pg-boss included)', async () => {
+  it('starts four control planes on one fresh database at once (PostgreSQL)', async () => {
     const database = await postgresTestDatabase();
     cleanups.push(() => database.cleanup());
     const planes = await Promise.all([1, 2, 3, 4].map(() => createControlPlane({ ...database.options(), background: false })));

@@ -268,6 +268,26 @@ export const MIGRATIONS: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION {schema}.notify_change();
     `,
   },
+  {
+    version: 9,
+    name: 'settling lease',
+    // The lease of the claim whose holder settled the job or task (its own result stored): a heartbeat of that lease
+    // answers "finished by this lease", a clean stop, not a lost claim.
+    sql: `
+      ALTER TABLE {schema}.job ADD COLUMN settled_by uuid;
+      ALTER TABLE {schema}.task ADD COLUMN settled_by uuid;
+    `,
+  },
+  {
+    version: 10,
+    name: 'job row claims',
+    // Jobs are claimed from their rows (FOR UPDATE SKIP LOCKED), as tasks are: no separate queue. The claim looks at
+    // queued and running jobs (a running one whose lease ran out is claimable again), oldest first. Jobs still queued in
+    // the former pg-boss queue are claimed from their rows as they are; its schema (`<schema>_queue`) is left as it was.
+    sql: `
+      CREATE INDEX job_claim_idx ON {schema}.job (created_at, id) WHERE status IN ('queued', 'running');
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

@@ -35,6 +35,8 @@ export interface JobRow {
   attempts: number;
   worker_id: string | null;
   lease_token: string | null;
+  /** The lease of the claim that settled it (succeeded or failed by its worker). */
+  settled_by?: string | null;
   created_at: Date | string;
   started_at: Date | string | null;
   finished_at: Date | string | null;

@@ -11,6 +11,7 @@ import {
   type TaskRecord,
   type TaskWorkApi,
 } from '@core/control-plane-client';
+import { endedLease } from './job-transitions.js';
 import { leaseConflict, leaseLost, sameLease } from './lease-conflict.js';
 import type { SqlExecutor } from './sql-driver.js';
 import type { WorkflowEngineOptions } from './workflow-engine.js';
@@ -68,8 +69,7 @@ export function createTaskWorkApi(options: WorkflowEngineOptions): TaskWorkApi {
     async heartbeat(input) {
       const { taskId, leaseToken } = parseInput(schemas.taskLease, input, 'tasks.heartbeat');
       if (isUuid(taskId) && isUuid(leaseToken) && (await heartbeatTask(driver, tables, taskId, leaseToken))) return { keepRunning: true, status: 'running' };
-      const row = await read(driver, taskId);
-      return { keepRunning: false, status: row.status };
+      return endedLease(await read(driver, taskId), leaseToken);
     },
 
     async submit(input) {

@@ -3,20 +3,22 @@ import { ControlPlaneNotFoundError, inputSchemas, isUuid, parseInput, type JobRe
 import { holdJob, resumeOf } from './approval-api.js';
 import { finishApprovedCall, startApprovedCall } from './approved-call-journal.js';
 import { jobRecord, type JobRow } from './records.js';
+import { claimJob, endedLease, heartbeatJob, releaseJob, settleJob, type JobClaimLimits } from './job-transitions.js';
 import { leaseConflict } from './lease-conflict.js';
 import type { SqlDriver, SqlExecutor } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 
 /** What the work API needs. */
 export interface WorkApiOptions {
   driver: SqlDriver;
   schema: string;
-  queue: TurnQueue;
+  /** How long a claim lasts without a heartbeat, and the most claims of one job (crash recoveries included). */
+  claims: JobClaimLimits;
 }
 
 /** The worker half of the client: claim, heartbeat, complete, fail, release, hold, and the approved-call journal. */
 export function createWorkApi(options: WorkApiOptions): WorkApi {
-  const { driver, schema, queue } = options;
+  const { driver, schema } = options;
+  const tables = { schema };
 
   const read = async (jobId: string, executor: SqlExecutor = driver): Promise<JobRow> => {
     if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
@@ -28,22 +30,11 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
   const finish = (jobId: string, leaseToken: string, status: 'succeeded' | 'failed', text: string): Promise<JobRecord> => {
     if (!isUuid(jobId)) throw new ControlPlaneNotFoundError('job', jobId);
     return driver.transaction(async (transaction) => {
-      if (isUuid(leaseToken)) {
-        const { rows } = await transaction.query<JobRow>(
-          `UPDATE ${schema}.job SET status = $3, ${status === 'succeeded' ? 'final_answer' : 'error'} = $4, finished_at = now(), updated_at = now()
-           WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
-          [jobId, leaseToken, status, text],
-        );
-        if (rows[0] !== undefined) {
-          await queue.complete(jobId, { status }, transaction);
-          return jobRecord(rows[0]);
-        }
-      }
+      const settled = isUuid(leaseToken) ? await settleJob(transaction, tables, { jobId, leaseToken, status, text }) : undefined;
+      if (settled !== undefined) return jobRecord(settled);
       const row = await read(jobId, transaction);
       const lost = leaseConflict({ kind: 'job', id: jobId, title: row.title }, row, leaseToken);
       if (lost !== undefined) throw lost;
-      // Cancelled while it ran: settle the queue entry this worker's claim still holds.
-      if (row.status === 'cancelled') await queue.complete(jobId, { status: row.status }, transaction);
       return jobRecord(row);
     });
   };
@@ -51,46 +42,19 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
   return {
     async claim(input) {
       const { workerId } = parseInput(inputSchemas.claim, input, 'work.claim');
-      // Claim = pg-boss fetch (SKIP LOCKED) + the row update, in one transaction.
-      for (let skipped = 0; skipped < 20; skipped += 1) {
-        const claimed = await driver.transaction(async (transaction) => {
-          const jobId = await queue.fetch(transaction);
-          if (jobId === undefined) return null;
-          const leaseToken = randomUUID();
-          const { rows } = await transaction.query<JobRow>(
-            `UPDATE ${schema}.job SET status = 'running', attempts = attempts + 1, worker_id = $2, lease_token = $3,
-               heartbeat_at = now(), started_at = now(), updated_at = now()
-             WHERE id = $1 AND status IN ('queued', 'running') RETURNING *`,
-            [jobId, workerId, leaseToken],
-          );
-          if (rows[0] !== undefined) {
-            const resume = await resumeOf(transaction, schema, { kind: 'job', id: jobId });
-            return { ...jobRecord(rows[0]), leaseToken, ...(resume === undefined ? {} : { resume }) };
-          }
-          // Cancelled (or finished) while it waited in the queue: settle the entry and take the next.
-          await queue.complete(jobId, { skipped: true }, transaction);
-          return 'skipped' as const;
-        });
-        if (claimed !== 'skipped') return claimed;
-      }
-      return null;
+      const leaseToken = randomUUID();
+      return driver.transaction(async (transaction) => {
+        const row = await claimJob(transaction, tables, { workerId, leaseToken, ...options.claims });
+        if (row === undefined) return null;
+        const resume = await resumeOf(transaction, schema, { kind: 'job', id: row.id });
+        return { ...jobRecord(row), leaseToken, ...(resume === undefined ? {} : { resume }) };
+      });
     },
 
     async heartbeat(input) {
       const { jobId, leaseToken } = parseInput(inputSchemas.lease, input, 'work.heartbeat');
-      if (isUuid(jobId) && isUuid(leaseToken)) {
-        const { rows } = await driver.query<{ id: string }>(
-          `UPDATE ${schema}.job SET heartbeat_at = now(), updated_at = now()
-           WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING id`,
-          [jobId, leaseToken],
-        );
-        if (rows.length === 1) {
-          await queue.extendLease(jobId);
-          return { keepRunning: true, status: 'running' };
-        }
-      }
-      const row = await read(jobId);
-      return { keepRunning: false, status: row.status };
+      if (isUuid(jobId) && isUuid(leaseToken) && (await heartbeatJob(driver, tables, jobId, leaseToken))) return { keepRunning: true, status: 'running' };
+      return endedLease(await read(jobId), leaseToken);
     },
 
     async complete(input) {
@@ -105,17 +69,8 @@ export function createWorkApi(options: WorkApiOptions): WorkApi {
 
     async release(input) {
       const { jobId, leaseToken } = parseInput(inputSchemas.lease, input, 'work.release');
-      if (isUuid(jobId) && isUuid(leaseToken)) {
-        const { rows } = await driver.query<JobRow>(
-          `UPDATE ${schema}.job SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, updated_at = now()
-           WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
-          [jobId, leaseToken],
-        );
-        if (rows[0] !== undefined) {
-          await queue.requeue(jobId);
-          return jobRecord(rows[0]);
-        }
-      }
+      const released = isUuid(jobId) && isUuid(leaseToken) ? await releaseJob(driver, tables, jobId, leaseToken) : undefined;
+      if (released !== undefined) return jobRecord(released);
       const row = await read(jobId);
       const lost = leaseConflict({ kind: 'job', id: jobId, title: row.title }, row, leaseToken);
       if (lost !== undefined) throw lost;

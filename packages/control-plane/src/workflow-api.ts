@@ -88,7 +88,7 @@ export function createWorkflowApi(options: WorkflowEngineOptions): WorkflowApi {
         const row = await cancelWorkflow(transaction, tables, workflowId, agentId);
         if (row === undefined) return undefined;
         await cancelUnfinishedTasks(transaction, tables, workflowId, 'The workflow was cancelled.');
-        if (row.notify_on_finish) await queueFinishNotice(transaction, tables, options.queue, row);
+        if (row.notify_on_finish) await queueFinishNotice(transaction, tables, row);
         return row;
       });
       if (cancelled !== undefined) return workflowRecord(cancelled);

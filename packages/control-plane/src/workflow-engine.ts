@@ -2,7 +2,6 @@ import { createAdvanceApi } from './advance-api.js';
 import { CPU_CUT_MARGIN_MS, createSandboxPool, type SandboxPool } from './sandbox-pool.js';
 import type { SqlDriver } from './sql-driver.js';
 import { createTaskWorkApi } from './task-work-api.js';
-import type { TurnQueue } from './turn-queue.js';
 import { createWorkflowApi } from './workflow-api.js';
 import {
   checkWorkflowLimits,
@@ -17,8 +16,6 @@ import {
 export interface WorkflowEngineOptions {
   driver: SqlDriver;
   schema: string;
-  /** The turn queue, for the background job that reports a finished workflow to its agent. */
-  queue: TurnQueue;
   limits: WorkflowLimits;
   /** The sandbox threads that run workflow scripts and check task results (started on first use). */
   sandbox: SandboxPool;
@@ -38,7 +35,7 @@ export interface WorkflowEngine {
  * default 2) between them: scripts run, and task results are checked, only there.
  * @throws ControlPlaneInputError (`options_invalid`) for bad limits or a bad thread count.
  */
-export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'driver' | 'schema' | 'queue' | 'limits'> & { sandboxThreads?: number }): WorkflowEngine {
+export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'driver' | 'schema' | 'limits'> & { sandboxThreads?: number }): WorkflowEngine {
   const limits = checkWorkflowLimits({ ...options.limits });
   const threads = options.sandboxThreads ?? 2;
   if (!(Number.isInteger(threads) && threads > 0)) {
@@ -51,7 +48,6 @@ export function createWorkflowEngine(options: Pick<WorkflowEngineOptions, 'drive
   const shared: WorkflowEngineOptions = {
     driver: options.driver,
     schema: options.schema,
-    queue: options.queue,
     limits,
     sandbox,
   };

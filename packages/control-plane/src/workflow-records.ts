@@ -52,6 +52,8 @@ export interface TaskRow {
   attempts: number;
   worker_id: string | null;
   lease_token: string | null;
+  /** The lease of the claim that settled it (succeeded or failed by its worker). */
+  settled_by?: string | null;
   heartbeat_at: Date | string | null;
   settled_order: number | null;
   created_at: Date | string;

@@ -4,15 +4,17 @@
  *
  *   workflow: running → succeeded | failed (an advance finishes it) | cancelled (cancelWorkflow)
  *             advance: due (advance_requested > advance_done) → claimed (advance_token) → done | re-claimable after the lease
- *   task:     queued → running (claimTask) → succeeded | failed (settleTask) ; running → queued (releaseTask);
- *             (a task keeps the lease token of the claim that settled, released or paused it: see lease-conflict.ts)
+ *   task:     queued → running (claimTask) → succeeded | failed (settleTask: `settled_by` = the settling lease);
+ *             running → queued (releaseTask);
+ *             (a task keeps the lease token of the claim that settled, released or paused it: see lease-conflict.ts;
+ *             a heartbeat of the lease in `settled_by` answers "finished by this lease": endedLease in job-transitions.ts)
  *             running past its lease → running again for another worker (claimTask) or failed (expireTask);
- *             running → awaiting_approval (holdTask, approval-api.ts) → queued once every held call is decided;
+ *             running → awaiting_approval (pauseTask) → queued once every held call is decided (resumeTask);
  *             queued | running | awaiting_approval → cancelled (cancelUnfinishedTasks), its pending approvals too
  */
 import { randomUUID } from 'node:crypto';
+import { insertJob } from './job-transitions.js';
 import type { SqlExecutor } from './sql-driver.js';
-import type { TurnQueue } from './turn-queue.js';
 import type { JsonValue, WorkflowLogLine } from '@core/control-plane-client';
 import type { TaskRow, WorkflowRow } from './workflow-records.js';
 import type { TaskRequest } from './workflow-sandbox.js';
@@ -244,7 +246,7 @@ export async function settleTask(
   );
   if (bumped[0] === undefined) return undefined;
   const { rows } = await executor.query<TaskRow>(
-    `UPDATE ${schema}.task SET status = $3, result = $4::json, error = $5, settled_order = $6, finished_at = now(), updated_at = now()
+    `UPDATE ${schema}.task SET status = $3, result = $4::json, error = $5, settled_order = $6, settled_by = $2, finished_at = now(), updated_at = now()
      WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
     [settle.taskId, settle.leaseToken, settle.status, settle.result === null ? null : JSON.stringify(settle.result), settle.error, bumped[0].settled_count],
   );
@@ -261,11 +263,29 @@ export async function releaseTask(executor: SqlExecutor, { schema }: Tables, tas
   return rows[0];
 }
 
+/** running → awaiting_approval, by the claim's holder, with its run state (approval-api.ts adds the held calls). */
+export async function pauseTask(executor: SqlExecutor, { schema }: Tables, taskId: string, leaseToken: string, runState: unknown): Promise<TaskRow | undefined> {
+  const { rows } = await executor.query<TaskRow>(
+    `UPDATE ${schema}.task SET status = 'awaiting_approval', run_state = $3::jsonb, worker_id = NULL, heartbeat_at = NULL, updated_at = now()
+     WHERE id = $1 AND lease_token = $2 AND status = 'running' RETURNING *`,
+    [taskId, leaseToken, JSON.stringify(runState)],
+  );
+  return rows[0];
+}
+
+/** awaiting_approval → queued, once every held call is decided (claimed again from its row). Returns whether it moved. */
+export async function resumeTask(executor: SqlExecutor, { schema }: Tables, taskId: string): Promise<boolean> {
+  const { rows } = await executor.query(`UPDATE ${schema}.task SET status = 'queued', updated_at = now() WHERE id = $1 AND status = 'awaiting_approval' RETURNING id`, [
+    taskId,
+  ]);
+  return rows.length === 1;
+}
+
 /**
  * Queues a background job that tells the owning agent how a workflow finished (in the caller's transaction, the one
  * that finished the workflow).
  */
-export async function queueFinishNotice(executor: SqlExecutor, { schema }: Tables, queue: TurnQueue, workflow: WorkflowRow): Promise<void> {
+export async function queueFinishNotice(executor: SqlExecutor, { schema }: Tables, workflow: WorkflowRow): Promise<void> {
   const id = randomUUID();
   const result = workflow.result === null ? '' : JSON.stringify(workflow.result, null, 2);
   const shown = result.length > 8000 ? `${result.slice(0, 8000)}\n… (${result.length - 8000} more characters; show_workflow has all of it)` : result;
@@ -276,11 +296,6 @@ export async function queueFinishNotice(executor: SqlExecutor, { schema }: Table
         ? `failed: ${workflow.error ?? 'no reason given'}`
         : 'was cancelled.';
   const prompt = `Your workflow "${workflow.title}" (id ${workflow.id}) ${outcome}\n\nReport this outcome to the user.`;
-  await executor.query(`INSERT INTO ${schema}.job (id, agent_id, kind, title, prompt, allow_jobs) VALUES ($1, $2, 'background', $3, $4, false)`, [
-    id,
-    workflow.agent_id,
-    `Workflow ${workflow.status}: ${workflow.title}`.slice(0, 200),
-    prompt,
-  ]);
-  await queue.enqueue(executor, id);
+  const title = `Workflow ${workflow.status}: ${workflow.title}`.slice(0, 200);
+  await insertJob(executor, { schema }, { id, agentId: workflow.agent_id, kind: 'background', title, prompt, allowJobs: false });
 }

@@ -117,23 +117,6 @@ describe.each(['postgres', 'pglite'] as const)('createSubmitResultTool on %s', (
     expect(await plane.client.workflows.get({ agentId: 'agent-1', workflowId: task.workflowId })).toMatchObject({ status: 'succeeded', result: { count: 1 } });
   });
 
-  it('onSubmission hears what each submission came to (rejected: undefined, refused: undefined, stored: the task), never a rejection', async () => {
-    const plane = await planes.open();
-    const task = await claimOneTask(plane);
-    const heard: Array<Promise<unknown>> = [];
-    const onSubmission = (stored: Promise<unknown>) => void heard.push(stored);
-    await createSubmitResultTool({ task: { ...task, leaseToken: 'not-the-lease' }, client: plane.client, onSubmission }).execute({ facts: ['stale'], source: null }, call);
-    const tool = createSubmitResultTool({ task, client: plane.client, onSubmission });
-    await tool.execute({ facts: [7], source: null }, call);
-    await tool.execute({ facts: ['ok'], source: null }, call);
-    // A second submission after the accepted one is answered by the tool itself: nothing is sent.
-    await tool.execute({ facts: ['again'], source: null }, call);
-    const outcomes = await Promise.all(heard);
-    expect(outcomes.slice(0, 2)).toEqual([undefined, undefined]);
-    expect(outcomes[2]).toMatchObject({ id: task.id, status: 'succeeded', result: { facts: ['ok'], source: null } });
-    expect(outcomes).toHaveLength(3);
-  });
-
   it('refuses a second submission, and one from a worker that lost the lease, with clear error outputs', async () => {
     const plane = await planes.open();
     const task = await claimOneTask(plane);

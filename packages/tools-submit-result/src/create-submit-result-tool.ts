@@ -8,12 +8,6 @@ export interface SubmitResultToolContext {
   task: Pick<ClaimedTask, 'id' | 'leaseToken' | 'title' | 'resultSchema'>;
   /** The control plane (in process or remote); only `tasks` is used. */
   client: Pick<ControlPlaneClient, 'tasks'>;
-  /**
-   * Called as each submission is sent, with what it comes to: the stored task once the control plane accepts it,
-   * `undefined` when it does not (never rejects). A turn can end before the call's output reaches the loop (the
-   * control plane's own notice that the task finished can abort it): its caller awaits this to know the outcome.
-   */
-  onSubmission?: (stored: Promise<TaskRecord | undefined>) => void;
 }
 
 /** `details` of a `submit_result` call (never sent to the model). */
@@ -36,7 +30,6 @@ export interface SubmitResultToolDetails {
  * output naming each failing path; the turn goes on so the model can fix the value. So does text the control plane
  * cannot store (a NUL character or a lone surrogate: its `400 input_invalid` names the path in the result). A submission after an accepted
  * one, without the lease (another worker took the task over) or on a cancelled task → a clear error output.
- * `onSubmission` learns what became of each submission even when the turn's abort ends the call before its output.
  * @throws ToolDefinitionError (at creation) when the stored schema is not a strict-mode object schema; a database
  *   failure during `execute` is rethrown for the loop to report.
  */
@@ -68,9 +61,7 @@ export function createSubmitResultTool(context: SubmitResultToolContext): AnyWor
         };
       }
       try {
-        const submission = client.tasks.submit({ taskId: task.id, leaseToken: task.leaseToken, result: params });
-        context.onSubmission?.(submission.then((outcome) => (outcome.accepted ? outcome.task : undefined), () => undefined));
-        const outcome = await submission;
+        const outcome = await client.tasks.submit({ taskId: task.id, leaseToken: task.leaseToken, result: params });
         if (!outcome.accepted) {
           return {
             content: `The result does not match the task's result schema, so it was not stored. Fix these and call submit_result again:\n${formatResultProblems(outcome.errors)}`,

@@ -19,7 +19,7 @@ describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) =>
   });
   afterAll(() => planes.close());
 
-  it('a result stored while a heartbeat already hears that the task finished neither aborts the turn nor reads as lost: task.succeeded', async () => {
+  it('a task settled by its own submit_result while its lease watcher beats: the heartbeat answers finished by this lease, a clean stop (no abort, not lost)', async () => {
     const plane = await planes.open();
     const workflow = await plane.client.workflows.start({ agentId: 'agent-r', title: 'Race', script: `return await task({ title: 'Facts', prompt: 'Facts.', result: ${JSON.stringify(FACTS)} });` });
     await plane.client.advances.runNext({ workerId: 'w' });
@@ -29,12 +29,14 @@ describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) =>
     // The control plane's answer to the submission reaches the tool only after a heartbeat has said the task is no
     // longer running (its own success): the order a busy machine, or an HTTP control plane, can produce.
     let heardFinish = false;
+    const beats: Array<{ keepRunning: boolean; finishedByThisLease?: boolean | undefined }> = [];
     const client: ControlPlaneClient = {
       ...plane.client,
       tasks: {
         ...plane.client.tasks,
         async heartbeat(input, options) {
           const beat = await plane.client.tasks.heartbeat(input, options);
+          beats.push(beat);
           if (!beat.keepRunning) heardFinish = true;
           return beat;
         },
@@ -61,15 +63,61 @@ describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) =>
     });
 
     expect(heardFinish).toBe(true);
+    // The watcher's last heartbeat heard that this lease finished the task, and it sent no more after it.
+    expect(beats.at(-1)).toMatchObject({ keepRunning: false, finishedByThisLease: true });
+    expect(beats.filter((beat) => !beat.keepRunning)).toHaveLength(1);
+    expect(turnEvents.filter((event) => event.type === 'activity.completed').map((event) => event.status)).toEqual(['success']);
     expect(ended).toBe('task.succeeded');
     expect(events.map((event) => event.type)).toEqual(['task.succeeded']);
     expect(events[0]).toMatchObject({ task: { id: task.id, status: 'succeeded', result: { facts: ['a', 'b'] } } });
-    // The heartbeat's news waited for the submission, which turned out to be what ended the claim: no abort at all, so
-    // the call and the turn end as they should (its transcript shows the result accepted, not an aborted call).
+    // The heartbeat's news was that this very lease ended the claim: no abort at all, so the call and the turn end as
+    // they should (its transcript shows the result accepted, not an aborted call).
     expect(turnEvents.find((event) => event.type === 'activity.completed')).toMatchObject({ toolName: 'submit_result', status: 'success' });
-    expect(turnEvents.at(-1)).toMatchObject({ type: 'turn.completed' });
+    expect(turnEvents.at(-1)).toMatchObject({ type: 'turn.completed', reason: 'terminated' });
     await plane.client.advances.runNext({ workerId: 'w' });
     expect(await plane.client.workflows.get({ agentId: 'agent-r', workflowId: workflow.id })).toMatchObject({ status: 'succeeded', result: { facts: ['a', 'b'] } });
+  });
+
+  it('a task taken over by another worker while its turn runs: the heartbeat of the old lease hears it lost, the turn aborts, task.lost', async () => {
+    const plane = await planes.open();
+    await plane.client.workflows.start({ agentId: 'agent-t', title: 'Taken', script: `return await task({ title: 'Facts', prompt: 'Facts.', result: ${JSON.stringify(FACTS)} });` });
+    await plane.client.advances.runNext({ workerId: 'w' });
+    const task = (await plane.client.tasks.claim({ workerId: 'w' }))!;
+    model = await startTestModelServer({ script: [reply.functionCalls([{ name: 'submit_result', arguments: { facts: ['late'] } }])] });
+    const beats: Array<{ keepRunning: boolean; finishedByThisLease?: boolean | undefined }> = [];
+    const client: ControlPlaneClient = {
+      ...plane.client,
+      tasks: {
+        ...plane.client.tasks,
+        async heartbeat(input, options) {
+          const beat = await plane.client.tasks.heartbeat(input, options);
+          beats.push(beat);
+          return beat;
+        },
+        async submit(input) {
+          // Before the result arrives, another worker's claim replaces the lease (this one ran out), and the watcher hears it.
+          await plane.driver.query(`UPDATE ${plane.schema}.task SET lease_token = gen_random_uuid(), worker_id = 'w2' WHERE id = $1`, [input.taskId]);
+          await until(() => (beats.some((beat) => !beat.keepRunning) ? true : undefined), 'a heartbeat to hear the takeover', 10_000, 10);
+          return plane.client.tasks.submit(input);
+        },
+      },
+    };
+    const events: WorkerTaskEvent[] = [];
+    const ended = await runClaimedTask({
+      client,
+      task,
+      gateway: createOpenAIResponsesGateway({ baseURL: model.baseURL, apiKey: 'test', model: 'test-model', maxRetries: 0 }),
+      hardStop: new AbortController().signal,
+      context: () => ({}),
+      heartbeatIntervalMs: 20,
+      emit: (event) => {
+        if (event.type !== 'worker.error') events.push(event);
+      },
+    });
+    expect(beats.find((beat) => !beat.keepRunning)).toEqual({ keepRunning: false, status: 'running' });
+    expect(ended).toBe('task.lost');
+    expect(events.map((event) => event.type)).toEqual(['task.lost']);
+    expect((await plane.client.workflows.get({ agentId: 'agent-t', workflowId: task.workflowId })).tasks[0]).toMatchObject({ status: 'running', workerId: 'w2', result: null });
   });
 
   it('reports a task whose failure the control plane refuses as lease_lost as lost, not as an error', async () => {

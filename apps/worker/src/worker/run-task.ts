@@ -1,9 +1,9 @@
-import { isLeaseLost, watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane-client';
+import { watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRecord } from '@core/control-plane-client';
 import { AnkoleError, type AgentEvent, type AgentRunState, type ModelGateway } from '@core/runtime';
 import type { WebProfile } from '@core/tools-web';
 import { runTaskTurn, type TaskTurnResult } from '../task-turn.js';
-import { createTranscriptRecorder } from './transcript-recorder.js';
-import { backgroundTurnApprovals, heldCalls, type WorkerApprovalRules } from './worker-approval-policy.js';
+import { runLeasedTurn, type TurnEnd } from './run-leased-turn.js';
+import type { WorkerApprovalRules } from './worker-approval-policy.js';
 
 /** What happened to a workflow task in the worker, for logs and UIs. */
 export type WorkerTaskEvent =
@@ -51,115 +51,84 @@ export interface RunClaimedTaskOptions {
 }
 
 /**
- * Runs one claimed workflow task as a task turn with a lease watcher: the task heartbeats while it runs; a cancel
- * (of the task or its workflow) or a takeover aborts the turn; at the hard stop an unfinished task is handed back
- * (`tasks.release`). The turn itself stores the result or fails the task (`runTaskTurn`). Never rejects: a failure to
- * store anything is reported as `worker.error` (the lease then expires and another worker runs the task).
- * Resolves with what became of the task.
+ * Runs one claimed workflow task as a task turn through `runLeasedTurn`: the task heartbeats while it runs; a cancel
+ * (of the task or its workflow) or a takeover aborts the turn, its own accepted result stops the watch cleanly; at the
+ * hard stop an unfinished task is handed back (`tasks.release`). The turn itself stores the result or fails the task
+ * (`runTaskTurn`). Never rejects: a failure to store anything is reported as `worker.error` (the lease then expires
+ * and another worker runs the task). Resolves with what became of the task.
  */
 export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<WorkerTaskEvent['type']> {
   const { client, task, emit } = options;
-  const started = Date.now();
-  const lease = watchTaskLease({
-    tasks: client.tasks,
-    task,
-    intervalMs: options.heartbeatIntervalMs ?? 1000,
+  const claim = { taskId: task.id, leaseToken: task.leaseToken };
+  const outcome = await runLeasedTurn<TaskRecord>({
+    claim: task,
+    work: {
+      watch: ({ intervalMs, onError }) => watchTaskLease({ tasks: client.tasks, task, intervalMs, onError }),
+      transcripts: client.transcripts,
+      transcriptOwner: { taskId: task.id },
+      journal: {
+        start: async (callId) => (await client.tasks.startApprovedCall({ ...claim, callId })).run,
+        finish: (callId, output) => client.tasks.finishApprovedCall({ ...claim, callId, output }),
+      },
+      settle: (_status, error) => client.tasks.fail({ ...claim, error }),
+      hold: (runState, calls) => client.tasks.hold({ ...claim, runState: runState as unknown as Record<string, unknown>, calls }),
+      release: () => client.tasks.release(claim),
+    },
+    hardStop: options.hardStop,
+    approvals: options.approvals,
+    heartbeatIntervalMs: options.heartbeatIntervalMs,
+    recordTranscript: options.recordTranscript,
+    transcriptFlushMs: options.transcriptFlushMs,
+    onTurnEvent: (event) => options.onTurnEvent?.(task, event),
     onError: (error) => emit({ type: 'worker.error', error }),
-  });
-  const signal = AbortSignal.any([lease.signal, options.hardStop]);
-  const recorder =
-    options.recordTranscript === false
-      ? undefined
-      : createTranscriptRecorder({
-          transcripts: client.transcripts,
-          owner: { taskId: task.id },
-          leaseToken: task.leaseToken,
-          ...(options.transcriptFlushMs === undefined ? {} : { flushIntervalMs: options.transcriptFlushMs }),
-          onError: (error) => emit({ type: 'worker.error', error }),
+    run: async ({ signal, approvals, onEvent }): Promise<TurnEnd<TaskRecord>> => {
+      let result: TaskTurnResult;
+      try {
+        const extra = await options.context(task);
+        result = await runTaskTurn({
+          context: { task, controlPlane: client, signal, ...extra },
+          gateway: options.gateway,
+          ...approvals,
+          ...(task.resume === undefined ? {} : { resume: { state: task.resume.runState as AgentRunState, decisions: task.resume.decisions } }),
+          ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+          ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
+          onEvent,
         });
-  try {
-    let result: TaskTurnResult;
-    try {
-      const extra = await options.context(task);
-      const claim = { taskId: task.id, leaseToken: task.leaseToken };
-      const approvals = backgroundTurnApprovals({
-        rules: await options.approvals?.(task.agentId),
-        decisions: task.resume?.decisions,
-        journal: {
-          start: async (callId) => (await client.tasks.startApprovedCall({ ...claim, callId })).run,
-          finish: (callId, output) => client.tasks.finishApprovedCall({ ...claim, callId, output }),
-        },
-        onError: (error) => emit({ type: 'worker.error', error }),
-      });
-      result = await runTaskTurn({
-        context: { task, controlPlane: client, signal, ...extra },
-        gateway: options.gateway,
-        ...approvals,
-        ...(task.resume === undefined ? {} : { resume: { state: task.resume.runState as AgentRunState, decisions: task.resume.decisions } }),
-        ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-        ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
-        // A waiting heartbeat hears at once that the task finished when its result is stored, before the call's output
-        // reaches the turn: that must not abort the turn as "lost". The abort waits for each submission, and an
-        // accepted one stops the watcher.
-        onSubmission: (stored) => lease.defer(stored),
-        onResultAccepted: () => lease.stop(),
-        onEvent: (event: AgentEvent) => {
-          recorder?.record(event);
-          options.onTurnEvent?.(task, event);
-        },
-      });
-      await recorder?.close();
-    } catch (error) {
-      await recorder?.close();
-      // A database failure: leave the task to its lease. Anything else (no home for the agent, a stored schema that
-      // cannot be sent) cannot get better by retrying: fail the task so the script sees why.
-      if (error instanceof AnkoleError && error.kind === 'runtime') throw error;
-      lease.stop();
-      const message = `The task turn could not run: ${error instanceof Error ? error.message : String(error)}`;
-      const failed = await client.tasks.fail({ taskId: task.id, leaseToken: task.leaseToken, error: message });
-      emit({ type: 'task.failed', task: failed, error: message, durationMs: Date.now() - started });
-      return 'task.failed';
-    }
-    lease.stop();
-    const durationMs = Date.now() - started;
-    if (result.status === 'submitted') {
-      emit({ type: 'task.succeeded', task: result.task!, durationMs });
-      return 'task.succeeded';
-    }
-    if (result.status === 'failed') {
-      emit({ type: 'task.failed', task: result.task!, error: result.error ?? 'The task failed.', durationMs });
-      return 'task.failed';
-    }
-    if (result.status === 'awaiting_approval' && result.outcome.runState !== undefined && lease.reason() === undefined) {
-      const calls = heldCalls(result.outcome.runState);
-      const held = await client.tasks.hold({
-        taskId: task.id,
-        leaseToken: task.leaseToken,
-        runState: result.outcome.runState as unknown as Record<string, unknown>,
-        calls,
-      });
-      if (held.status === 'awaiting_approval') {
-        emit({ type: 'task.awaiting_approval', task: held, calls: calls.length, durationMs });
-        return 'task.awaiting_approval';
+      } catch (error) {
+        // A database failure: leave the task to its lease. Anything else (no home for the agent, a stored schema that
+        // cannot be sent) cannot get better by retrying: fail the task so the script sees why.
+        if (error instanceof AnkoleError && error.kind === 'runtime') throw error;
+        return { type: 'answered', status: 'failed', text: `The task turn could not run: ${error instanceof Error ? error.message : String(error)}` };
       }
+      if (result.status === 'submitted') return { type: 'stored', status: 'succeeded', record: result.task! };
+      if (result.status === 'failed') return { type: 'stored', status: 'failed', record: result.task!, error: result.error ?? 'The task failed.' };
+      if (result.status === 'awaiting_approval' && result.outcome.runState !== undefined) return { type: 'awaiting_approval', runState: result.outcome.runState, text: '' };
+      return { type: 'aborted', text: '' };
+    },
+  });
+  switch (outcome.ended) {
+    case 'succeeded':
+      emit({ type: 'task.succeeded', task: outcome.record, durationMs: outcome.durationMs });
+      return 'task.succeeded';
+    case 'failed': {
+      const error = outcome.error ?? outcome.record.error ?? 'The task failed.';
+      emit({ type: 'task.failed', task: outcome.record, error, durationMs: outcome.durationMs });
+      return 'task.failed';
     }
-    if (lease.reason() === 'cancelled') {
-      emit({ type: 'task.cancelled', task, durationMs });
+    case 'awaiting_approval':
+      emit({ type: 'task.awaiting_approval', task: outcome.record, calls: outcome.calls, durationMs: outcome.durationMs });
+      return 'task.awaiting_approval';
+    case 'cancelled':
+      emit({ type: 'task.cancelled', task, durationMs: outcome.durationMs });
       return 'task.cancelled';
-    }
-    if (result.status === 'aborted' && lease.reason() === undefined && options.hardStop.aborted) {
-      const released = await client.tasks.release({ taskId: task.id, leaseToken: task.leaseToken });
-      emit({ type: 'task.released', task: released });
+    case 'released':
+      emit({ type: 'task.released', task: outcome.record });
       return 'task.released';
-    }
-    emit({ type: 'task.lost', task });
-    return 'task.lost';
-  } catch (error) {
-    // A 409 lease_lost: another worker holds the task now (nothing of this turn was stored). Anything else: a failure.
-    emit(isLeaseLost(error) ? { type: 'task.lost', task } : { type: 'worker.error', error });
-    return 'task.lost';
-  } finally {
-    lease.stop();
-    await recorder?.close();
+    case 'error':
+      emit({ type: 'worker.error', error: outcome.error });
+      return 'task.lost';
+    default:
+      emit({ type: 'task.lost', task });
+      return 'task.lost';
   }
 }

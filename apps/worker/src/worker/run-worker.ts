@@ -1,20 +1,11 @@
-import {
-  isLeaseLost,
-  watchJobLease,
-  type AdvanceReport,
-  type ClaimedJob,
-  type ClaimedTask,
-  type ControlPlaneClient,
-  type JobRecord,
-} from '@core/control-plane-client';
-import type { AgentEvent, AgentRunState, ModelGateway } from '@core/runtime';
-import { runTextTurn } from '../text-turn.js';
+import type { AdvanceReport, ClaimedJob, ClaimedTask, ControlPlaneClient, JobRecord } from '@core/control-plane-client';
+import type { AgentEvent, ModelGateway } from '@core/runtime';
 import type { TextTurnContext } from '../turn-context.js';
 import { retryModelCalls, type ModelRetry, type ModelRetryPolicy } from './retry-model-calls.js';
+import { runClaimedJob } from './run-job.js';
 import { runClaimedTask, type WorkerTaskContext, type WorkerTaskEvent } from './run-task.js';
 import { withStorableRecords } from './storable-records.js';
-import { createTranscriptRecorder } from './transcript-recorder.js';
-import { backgroundTurnApprovals, heldCalls, type WorkerApprovalRules } from './worker-approval-policy.js';
+import type { WorkerApprovalRules } from './worker-approval-policy.js';
 
 /** Something that happened in the worker, for logs and UIs. */
 export type WorkerEvent =
@@ -152,102 +143,51 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
   const emit = (event: WorkerEvent) => options.onEvent?.(event);
 
   const runJob = async (job: ClaimedJob) => {
-    const started = Date.now();
-    const lease = watchJobLease({
-      work: client.work,
+    const outcome = await runClaimedJob({
+      client,
       job,
-      intervalMs: options.heartbeatIntervalMs ?? 1000,
+      gateway: retryModelCalls(options.gateway, {
+        ...options.modelRetry,
+        onRetry: ({ error, ...retry }) => emit({ type: 'job.retrying', job, ...retry, error: describeError(error) }),
+      }),
+      hardStop: hardStop.signal,
+      turnContext: options.turnContext,
+      approvals: options.approvals,
+      heartbeatIntervalMs: options.heartbeatIntervalMs,
+      maxSteps: options.maxSteps,
+      toolTimeoutMs: options.toolTimeoutMs,
+      recordTranscript: options.recordTranscripts,
+      transcriptFlushMs: options.transcriptFlushMs,
+      onTurnEvent: options.onTurnEvent,
       onError: (error) => emit({ type: 'worker.error', error }),
     });
-    const turnSignal = AbortSignal.any([lease.signal, hardStop.signal]);
-    const recorder =
-      options.recordTranscripts === false
-        ? undefined
-        : createTranscriptRecorder({
-            transcripts: client.transcripts,
-            owner: { jobId: job.id },
-            leaseToken: job.leaseToken,
-            ...(options.transcriptFlushMs === undefined ? {} : { flushIntervalMs: options.transcriptFlushMs }),
-            onError: (error) => emit({ type: 'worker.error', error }),
-          });
-    try {
-      let outcome;
-      try {
-        const base = await options.turnContext(job, turnSignal);
-        const context: TextTurnContext = { ...base, agent: job.agentId, signal: turnSignal, controlPlane: client, allowJobs: job.allowJobs };
-        const gateway = retryModelCalls(options.gateway, {
-          ...options.modelRetry,
-          onRetry: ({ error, ...retry }) => emit({ type: 'job.retrying', job, ...retry, error: describeError(error) }),
-        });
-        const approvals = backgroundTurnApprovals({
-          rules: await options.approvals?.(job.agentId),
-          decisions: job.resume?.decisions,
-          journal: {
-            start: async (callId) => (await client.work.startApprovedCall({ jobId: job.id, leaseToken: job.leaseToken, callId })).run,
-            finish: (callId, output) => client.work.finishApprovedCall({ jobId: job.id, leaseToken: job.leaseToken, callId, output }),
-          },
-          onError: (error) => emit({ type: 'worker.error', error }),
-        });
-        const result = await runTextTurn({
-          context,
-          gateway,
-          input: job.prompt,
-          ...approvals,
-          ...(job.resume === undefined ? {} : { resume: { state: job.resume.runState as AgentRunState, decisions: job.resume.decisions } }),
-          ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-          ...(options.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: options.toolTimeoutMs }),
-          onEvent: (event: AgentEvent) => {
-            recorder?.record(event);
-            options.onTurnEvent?.(job, event);
-          },
-        });
-        outcome = result.outcome;
-      } catch (error) {
-        outcome = { reason: 'error' as const, text: '', error: error instanceof Error ? error.message : String(error) };
-      }
-      // The transcript's last events go in before the job is settled (never failing it).
-      await recorder?.close();
-      lease.stop();
-      const durationMs = Date.now() - started;
-      const done = { jobId: job.id, leaseToken: job.leaseToken };
-      if (lease.reason() === 'lost') {
-        summary.lost += 1;
-        emit({ type: 'job.lost', job });
-      } else if (lease.reason() === 'cancelled') {
-        const stored = await client.work.complete({ ...done, finalAnswer: outcome.text });
-        summary.cancelled += 1;
-        emit({ type: 'job.cancelled', job: stored, durationMs });
-      } else if (hardStop.signal.aborted && outcome.reason === 'aborted') {
-        const stored = await client.work.release(done);
-        summary.released += 1;
-        emit({ type: 'job.released', job: stored });
-      } else if (outcome.reason === 'awaiting_approval' && 'runState' in outcome && outcome.runState !== undefined) {
-        const runState = outcome.runState;
-        const calls = heldCalls(runState);
-        const stored = await client.work.hold({ ...done, runState: runState as unknown as Record<string, unknown>, calls });
-        emit({ type: 'job.awaiting_approval', job: stored, calls: calls.length, durationMs });
-      } else if (outcome.reason === 'completed' || outcome.reason === 'terminated') {
-        const stored = await client.work.complete({ ...done, finalAnswer: outcome.text });
+    switch (outcome.ended) {
+      case 'succeeded':
         summary.succeeded += 1;
-        emit({ type: 'job.succeeded', job: stored, durationMs });
-      } else {
-        const error = outcome.error ?? describeEnd(outcome.reason);
-        const stored = await client.work.fail({ ...done, error });
+        emit({ type: 'job.succeeded', job: outcome.record, durationMs: outcome.durationMs });
+        break;
+      case 'failed':
         summary.failed += 1;
-        emit({ type: 'job.failed', job: stored, error, durationMs });
-      }
-    } catch (error) {
-      if (isLeaseLost(error)) {
-        // The control plane refused the result (409 lease_lost): the lease ran out and another worker holds the job now.
+        emit({ type: 'job.failed', job: outcome.record, error: outcome.error ?? outcome.record.error ?? 'The job failed.', durationMs: outcome.durationMs });
+        break;
+      case 'cancelled':
+        summary.cancelled += 1;
+        emit({ type: 'job.cancelled', job: outcome.record!, durationMs: outcome.durationMs });
+        break;
+      case 'released':
+        summary.released += 1;
+        emit({ type: 'job.released', job: outcome.record });
+        break;
+      case 'awaiting_approval':
+        emit({ type: 'job.awaiting_approval', job: outcome.record, calls: outcome.calls, durationMs: outcome.durationMs });
+        break;
+      case 'lost':
         summary.lost += 1;
         emit({ type: 'job.lost', job });
-      } else {
+        break;
+      default:
         // Storing the result failed (database unreachable): the claim expires and another worker retries the job.
-        emit({ type: 'worker.error', error });
-      }
-    } finally {
-      lease.stop();
-      await recorder?.close();
+        emit({ type: 'worker.error', error: outcome.error });
     }
   };
 
@@ -371,19 +311,6 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
 
 /** Most workflow advances one round of the loop runs before it looks for turns again. */
 const MAX_ADVANCES_PER_ROUND = 20;
-
-function describeEnd(reason: string): string {
-  switch (reason) {
-    case 'max_steps':
-      return 'The turn used its whole step budget and the model still wanted tools.';
-    case 'incomplete':
-      return "The model's response was cut short and the turn could not go on.";
-    case 'aborted':
-      return 'The turn was aborted.';
-    default:
-      return 'The model endpoint failed.';
-  }
-}
 
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

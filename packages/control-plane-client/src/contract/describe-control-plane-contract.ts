@@ -5,13 +5,14 @@ import type { ContractPlane, ContractPlanes, OpenContractPlane } from './contrac
 import { describeLeaseContract } from './lease-contract.js';
 import { describeLongPollContract } from './long-poll-contract.js';
 import { describeScheduleJobContract } from './schedule-job-contract.js';
+import { describeSettledLeaseContract } from './settled-lease-contract.js';
 import { describeTranscriptContract } from './transcript-contract.js';
 import { describeUnstorableInputContract, describeUnstorableScriptTextContract } from './unstorable-text-contract.js';
 import { describeWorkflowContract } from './workflow-contract.js';
 
 /**
  * The behaviour every `ControlPlaneClient` must show, whatever its transport, as vitest suites: schedules and jobs,
- * approvals, writes under a lease, long polls, workflows, transcripts, the Brain, and text PostgreSQL cannot store.
+ * approvals, writes under a lease, heartbeats of a settled claim, long polls, workflows, transcripts, the Brain, and text PostgreSQL cannot store.
  * Call it inside a test file; `open` gives each test a fresh, empty control plane (closed after the test):
  *
  * ```ts
@@ -39,6 +40,7 @@ export function describeControlPlaneContract(name: string, open: OpenContractPla
     describeScheduleJobContract(planes);
     describeApprovalContract(planes);
     describeLeaseContract(planes);
+    describeSettledLeaseContract(planes);
     describeLongPollContract(planes);
     describeWorkflowContract(planes);
     describeTranscriptContract(planes);
