@@ -8,7 +8,7 @@ import { redactDatabaseUrl, type ControlPlaneChoice } from './control-plane-choi
 export interface OpenControlPlaneOptions {
   /** Which control plane (`controlPlaneChoiceFromOptions`, `chooseControlPlane`). */
   choice: ControlPlaneChoice;
-  /** The token of an HTTP control plane (`ANKOLE_CONTROL_PLANE_TOKEN`) and the tuning variables. */
+  /** The tuning variables. */
   env: Readonly<Record<string, string | undefined>>;
   /**
    * On the embedded database, serve the control plane on its local socket (`<data-dir>.sock`, mode 0600) while it is open,
@@ -35,7 +35,7 @@ export interface OpenedControlPlane {
 }
 
 /**
- * Opens the chosen control plane: an HTTP control plane (token `ANKOLE_CONTROL_PLANE_TOKEN`), a PostgreSQL server, or
+ * Opens the chosen control plane: an HTTP control plane (with the choice's token), a PostgreSQL server, or
  * the embedded PGlite database: through the local socket of the process holding it when there is one, else opened
  * here (created and migrated first when new, said through `onNotice`; with `share`, served on that socket while open). Tuning variables:
  * `ANKOLE_DB_SCHEMA`, `ANKOLE_LEASE_SECONDS`, `ANKOLE_MAINTENANCE_INTERVAL_SECONDS`, `ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS`.
@@ -44,7 +44,7 @@ export interface OpenedControlPlane {
 export async function openControlPlane(options: OpenControlPlaneOptions): Promise<OpenedControlPlane> {
   const { env, choice } = options;
   if (choice.kind === 'http') {
-    const client = createHttpControlPlaneClient({ url: choice.url, token: nonEmpty(env.ANKOLE_CONTROL_PLANE_TOKEN) });
+    const client = createHttpControlPlaneClient({ url: choice.url, token: choice.token });
     return { controlPlane: { client, close: () => client.close() }, local: undefined, where: `the control plane at ${choice.url}` };
   }
   const schema = nonEmpty(env.ANKOLE_DB_SCHEMA) ?? 'ankole';

@@ -7,7 +7,7 @@ import type { StopSignal, TurnRenderer } from '../../render/turn-renderer.js';
 import { countOf } from '../../render/plural.js';
 import type { CliCommand } from '../cli-command.js';
 import type { LoadedConfig } from '../ankole-config.js';
-import { applyAnkoleConfig } from '../apply-config.js';
+import { applyAnkoleConfig, baseURLSource } from '../apply-config.js';
 import { contextBudgetOf, contextManagementOf } from '../context-config.js';
 import { APPROVE_MODES, createCliApprovalPolicy, type ApproveMode } from '../cli-approval-policy.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
@@ -105,7 +105,7 @@ export const runCommand: CliCommand = {
     const chainEnv = io.env.ANKOLE_PREVIOUS_RESPONSE_ID;
     const chained = values['previous-response-id'] === true || chainEnv === '1' || chainEnv === 'true';
     const modelName = stringValue(values, 'model');
-    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, ...management(configured.loaded) }).catch(
+    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, baseURLFrom: baseURLSource(cliIO.env, configured.loaded), ...management(configured.loaded) }).catch(
       async (error: unknown) => {
         await setup.close();
         throw error;
