@@ -33,9 +33,9 @@ export async function fireDueSchedules(options: FireDueSchedulesOptions): Promis
       const fireAt = isoTime(row.next_run_at)!;
       const jobId = randomUUID();
       const inserted = await transaction.query(
-        `INSERT INTO ${schema}.job (id, agent_id, kind, schedule_id, fire_at, title, prompt, allow_jobs)
-         VALUES ($1, $2, 'scheduled', $3, $4, $5, $6, true) ON CONFLICT (schedule_id, fire_at) DO NOTHING RETURNING id`,
-        [jobId, row.agent_id, row.id, fireAt, row.title, row.prompt],
+        `INSERT INTO ${schema}.job (id, agent_id, kind, schedule_id, fire_at, title, prompt, home, allow_jobs)
+         VALUES ($1, $2, 'scheduled', $3, $4, $5, $6, $7, true) ON CONFLICT (schedule_id, fire_at) DO NOTHING RETURNING id`,
+        [jobId, row.agent_id, row.id, fireAt, row.title, row.prompt, row.home ?? null],
       );
       if (inserted.rows.length === 1) {
         await queue.enqueue(transaction, jobId);

@@ -42,8 +42,8 @@ export function createJobApi(options: JobApiOptions): JobApi {
           );
         }
         const { rows } = await transaction.query<JobRow>(
-          `INSERT INTO ${schema}.job (id, agent_id, kind, title, prompt, allow_jobs) VALUES ($1, $2, 'background', $3, $4, false) RETURNING *`,
-          [id, parsed.agentId, parsed.title ?? parsed.prompt.slice(0, 60), parsed.prompt],
+          `INSERT INTO ${schema}.job (id, agent_id, kind, title, prompt, home, allow_jobs) VALUES ($1, $2, 'background', $3, $4, $5, false) RETURNING *`,
+          [id, parsed.agentId, parsed.title ?? parsed.prompt.slice(0, 60), parsed.prompt, parsed.home ?? null],
         );
         await queue.enqueue(transaction, id);
         return rows[0]!;

@@ -5,7 +5,7 @@ import { AnkoleError } from '@core/runtime';
 import { webProfileFromEnv } from '@core/tools-web';
 import { createWorkerMcpTools, readWorkerApprovalRules, runWorker, type WorkerEvent, type WorkerMcpEvent, type WorkerMcpTools, type WorkerTaskEvent } from '@core/worker';
 import { AGENT_NAME_PATTERN, defaultAgentHome } from '../agent-home.js';
-import { configSetting, loadAnkoleConfig } from '../ankole-config.js';
+import { configSetting, loadAnkoleConfig, type LoadedConfig } from '../ankole-config.js';
 import { applyAnkoleConfig, baseURLSource } from '../apply-config.js';
 import { commandsSetup, describeCommands } from '../command-sandbox-setup.js';
 import type { CliCommand } from '../cli-command.js';
@@ -188,11 +188,12 @@ export const workerCommand: CliCommand = {
           if (!AGENT_NAME_PATTERN.test(job.agentId)) {
             throw new CliError('agent_invalid', `The job's agent "${job.agentId}" is not a valid agent name, so it has no home folder.`);
           }
-          const home = homes === undefined ? defaultAgentHome(job.agentId, io.env) : path.join(homes, job.agentId);
-          await mkdir(home, { recursive: true });
+          const agentConfig = await loadAnkoleConfig({ agent: job.agentId, env: io.env });
+          // The job's own home (`jobs start --home`, a schedule's), else the agent config's `home`, else the worker's default.
+          const home = await jobHome(job, agentConfig, homes, io.env);
           const extraTools = mcp === undefined ? undefined : await mcp.tools();
           // The agent's own file may allow more hosts than the worker's flags and user file.
-          const agentHosts = configSetting(await loadAnkoleConfig({ agent: job.agentId, env: io.env }), 'commands.allowHosts')?.value as string[] | undefined;
+          const agentHosts = configSetting(agentConfig, 'commands.allowHosts')?.value as string[] | undefined;
           const allowHosts = [...new Set([...commands.allowHosts, ...(agentHosts ?? [])])];
           return {
             home,
@@ -224,6 +225,20 @@ export const workerCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * The folder a job's turn runs in: the job's `home` (set by `jobs start --home` or its schedule), else the agent config's
+ * `home`, else `--homes/<agent>` or the agent's default home (created).
+ * @throws CliError when the job's or the config's home is not an existing folder on this machine.
+ */
+async function jobHome(job: { home: string | null; agentId: string }, loaded: LoadedConfig, homes: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const configured = configSetting(loaded, 'home');
+  if (job.home !== null) return existingFolder(job.home, 'The job\'s home');
+  if (configured !== undefined) return existingFolder(String(configured.value), `The home of ${configured.source}`);
+  const home = homes === undefined ? defaultAgentHome(job.agentId, env) : path.join(homes, job.agentId);
+  await mkdir(home, { recursive: true });
+  return home;
+}
 
 async function existingFolder(folder: string, option: string): Promise<string> {
   const info = await stat(folder).catch(() => undefined);
