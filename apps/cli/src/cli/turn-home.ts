@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { SettingSource } from './ankole-config.js';
+import { resolveAgentHome } from './agent-home.js';
 import { CliError } from './cli-error.js';
 import type { Conversation } from './conversation-store.js';
 
@@ -32,4 +33,27 @@ export function turnHome(options: TurnHomeOptions): string | undefined {
     return conversation.home;
   }
   return given ?? (options.configured === undefined ? undefined : String(options.configured.value));
+}
+
+/** Options of `queuedWorkHome`. */
+export interface QueuedWorkHomeOptions {
+  /** `--home` as given, if any. */
+  given: string | undefined;
+  agent: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The control plane is remote (HTTP): its workers may be on another machine, so the folder is not checked here. */
+  remote: boolean;
+}
+
+/**
+ * The home a job or schedule is queued with (`jobs start --home`, `schedules create --home`): absolute, and an existing,
+ * writable folder when the control plane is local; `undefined` without `--home` (the worker then uses the agent config's
+ * `home`, else the agent's default home).
+ * @throws CliError as `resolveAgentHome` when the folder is not usable here.
+ */
+export async function queuedWorkHome(options: QueuedWorkHomeOptions): Promise<string | undefined> {
+  if (options.given === undefined) return undefined;
+  if (options.remote) return path.resolve(options.cwd, options.given);
+  return resolveAgentHome({ home: options.given, agent: options.agent, cwd: options.cwd, env: options.env });
 }
