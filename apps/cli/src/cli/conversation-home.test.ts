@@ -17,7 +17,7 @@ beforeAll(async () => {
     onExhausted: (request) => {
       const prompt = lastUserText(request) ?? '';
       const name = /^write (\S+)/.exec(prompt)?.[1];
-      if (name !== undefined && functionCallOutputs(request).length === 0) {
+      if (name !== undefined && !functionCallOutputs(request).some((output) => output.call_id === `w-${name}`)) {
         return reply.functionCalls([{ name: 'write_file', arguments: { path: name, content: 'hello\n' }, callId: `w-${name}` }]);
       }
       return reply.text(`answer to: ${prompt}`);
