@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('the home of jobs and schedules', () => {
-  it('a job started with --home is run there by the worker; a schedule keeps its --home', async () => {
+  it('a job started with --home is run there by the worker, one without it in its agent config\'s home; a schedule keeps its --home', async () => {
     const project = path.join(scratch, 'project');
     await mkdir(project);
     const started = await runCliProcess(['jobs', 'start', '--home', project, '--json', 'write report.txt'], env, 90_000);
@@ -48,14 +48,25 @@ describe('the home of jobs and schedules', () => {
     expect(scheduled.code).toBe(0);
     expect((JSON.parse(scheduled.stdout) as ScheduleRecord).home).toBe(project);
 
+    // A job started without --home runs in its agent config's `home`.
+    const configured = path.join(scratch, 'configured-home');
+    await mkdir(configured);
+    await writeFile(path.join(scratch, 'config', 'ankole', 'agents', 'cfg.json'), JSON.stringify({ home: configured, approvals: { allow: ['write_file'] } }));
+    const other = await runCliProcess(['jobs', 'start', '--agent', 'cfg', '--json', 'write configured.txt'], env, 60_000);
+    expect(other.code).toBe(0);
+    const otherJob = JSON.parse(other.stdout) as JobRecord;
+    expect(otherJob.home).toBe(null);
+
     const worker = spawnCli(['worker', '--concurrency', '1', '--poll-interval-ms', '100'], env);
     try {
       await worker.waitForOutput(`✓ job ${job.id}`, 90_000);
+      await worker.waitForOutput(`✓ job ${otherJob.id}`, 90_000);
     } finally {
       worker.child.kill('SIGTERM');
       await worker.exited;
     }
     expect(await readFile(path.join(project, 'report.txt'), 'utf8')).toBe('from the job\n');
+    expect(await readFile(path.join(configured, 'configured.txt'), 'utf8')).toBe('from the job\n');
     const shown = await runCliProcess(['jobs', 'show', job.id], env, 60_000);
     expect(shown.stdout).toContain(`  home:     ${project}`);
   }, 240_000);
