@@ -5,6 +5,8 @@ export interface ModelEndpoint {
   /** The API root, e.g. `https://api.openai.com/v1`. */
   baseURL: string;
   model: string;
+  /** Where the base URL was set, as messages name it (default `OPENAI_BASE_URL`; e.g. `baseURL in ~/.config/ankole/config.json`). */
+  baseURLFrom?: string | undefined;
 }
 
 /** Fields of an error (or its causes) that tell what the endpoint did. */
@@ -63,7 +65,7 @@ export function describeModelFailure(error: unknown, fallbackMessage: string | u
   const detail = 'apiMessage' in found && found.apiMessage !== undefined ? ` (${stripPeriod(found.apiMessage)})` : '';
   if (status === 401) return `The API key was refused by ${where} (HTTP 401): check OPENAI_API_KEY.`;
   if (status === 403) return `${capitalize(where)} denied access (HTTP 403): check that OPENAI_API_KEY may use model ${endpoint.model}.`;
-  if (status === 404) return `${capitalize(where)} answered 404: check OPENAI_BASE_URL (it should end in /v1) and the model name ${endpoint.model}.`;
+  if (status === 404) return `${capitalize(where)} answered 404: check ${endpoint.baseURLFrom ?? 'OPENAI_BASE_URL'} (it should end in /v1) and the model name ${endpoint.model}.`;
   if (status === 429) return `${capitalize(where)} kept rate-limiting the requests (HTTP 429${detail}): wait and try again, or check your quota.`;
   if (status !== undefined && status >= 500) return `${capitalize(where)} failed with HTTP ${status}${detail}: try again later.`;
   if (status !== undefined) return `${capitalize(where)} refused the request with HTTP ${status}${detail === '' ? `: ${firstSentence(message)}` : `${detail}.`}`;
@@ -71,7 +73,7 @@ export function describeModelFailure(error: unknown, fallbackMessage: string | u
     const root = 'rootMessage' in found ? found.rootMessage : undefined;
     const shown = root === undefined || root === message ? '' : ` (${stripPeriod(root)})`;
     const what = code === 'model_timeout' ? `${capitalize(where)} did not answer in time` : `Could not reach ${where}${shown}`;
-    return `${what}: check OPENAI_BASE_URL and your network.`;
+    return `${what}: check ${endpoint.baseURLFrom ?? 'OPENAI_BASE_URL'} and your network.`;
   }
   if (message.includes(endpoint.baseURL)) return firstSentence(message);
   return `${capitalize(where)} failed: ${firstSentence(message)}`;

@@ -11,6 +11,8 @@ export interface ScheduleRecord {
   agentId: string;
   title: string;
   prompt: string;
+  /** The folder its jobs run in (absolute), or `null`: the worker's default home for the agent. */
+  home: string | null;
   kind: 'cron' | 'once';
   /** The cron expression (`kind: 'cron'`). */
   cron: string | null;
@@ -48,6 +50,8 @@ export interface JobRecord {
   fireAt: string | null;
   title: string;
   prompt: string;
+  /** The folder its turn runs in (absolute), or `null`: the worker's default home for the agent. */
+  home: string | null;
   /** Whether the job's turn may start background jobs itself (never for background jobs). */
   allowJobs: boolean;
   status: JobStatus;
@@ -180,6 +184,8 @@ export interface CreateScheduleInput {
   agentId: string;
   prompt: string;
   title?: string | undefined;
+  /** The folder its jobs run in: an absolute path on the workers' machine (default: the worker's home for the agent). */
+  home?: string | undefined;
   cron?: string | undefined;
   timeZone?: string | undefined;
   runAt?: string | undefined;
@@ -190,6 +196,8 @@ export interface StartJobInput {
   agentId: string;
   prompt: string;
   title?: string | undefined;
+  /** The folder its turn runs in: an absolute path on the workers' machine (default: the worker's home for the agent). */
+  home?: string | undefined;
 }
 
 /** Schedules: every call carries the agent id; an agent sees and cancels only its own. */

@@ -48,6 +48,8 @@ type Outcome = { kind: 'answer'; status: number; body: unknown; retryAfterMs: nu
  * and the path of the bad field, for an answer that does not match), rebuilding the server's typed errors (`ControlPlaneInputError`, `ControlPlaneNotFoundError`,
  * `ControlPlaneConflictError`; `ControlPlaneFailure` with code `unauthorized`, `forbidden`, `rate_limited`,
  * `body_too_large` or `internal_error` otherwise). `advances.runNext` runs the workflow sandbox on the server.
+ * A URL given with the API root (`http://host:7070/v1`) or a trailing slash names the same server. A URL that answers, but not as a
+ * control plane does (its routes unknown, a 4xx without a JSON error), is `ControlPlaneInputError` `url_not_control_plane`.
  * @throws ControlPlaneInputError for a URL that is not http(s).
  */
 export function createHttpControlPlaneClient(options: HttpControlPlaneClientOptions): HttpControlPlaneClient {
@@ -66,7 +68,8 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
   const firstDelay = options.retryDelayMs ?? 100;
   const timeoutMs = options.timeoutMs ?? 120_000;
   const claimWaitMs = Math.max(0, Math.min(options.claimWaitMs ?? 0, 30_000));
-  const prefix = base.pathname.replace(/\/+$/, '');
+  // The API root is `<url>/v1`: a URL given with it (`http://host:7070/v1`, `…/v1/`) or a trailing slash means the same server.
+  const prefix = base.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   const where = options.socketPath ?? base.origin;
 
   function send(name: string, payload: string, signal: AbortSignal | undefined): Promise<Outcome> {
@@ -151,7 +154,10 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
         const notRun = outcome.status === 429 || outcome.status === 503;
         const transient = notRun || (outcome.status >= 500 && method.retrySafe);
         if (!transient || attempt >= retries) {
-          if (wire !== undefined && typeof wire.code === 'string') throw errorFromWire(wire, outcome.status);
+          const isWireError = typeof wire === 'object' && wire !== null && typeof wire.code === 'string';
+          // Not an Ankole control plane there (another server, or a path it does not serve): say so, not "no such row".
+          if ((isWireError && wire.code === 'route_unknown') || (!isWireError && outcome.status < 500)) throw notAControlPlane(options, outcome.status);
+          if (isWireError) throw errorFromWire(wire, outcome.status);
           throw new ControlPlaneFailure('bad_answer', `The control plane at ${where} answered ${name} with HTTP ${outcome.status} and no error description.`);
         }
         retryAfterMs = outcome.retryAfterMs;
@@ -184,6 +190,16 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
       agent.destroy();
     },
   } as HttpControlPlaneClient);
+}
+
+/** A URL that answers, but not as an Ankole control plane does (a 404 for its routes, or no JSON error). */
+function notAControlPlane(options: HttpControlPlaneClientOptions, status: number): ControlPlaneInputError {
+  const where = options.socketPath ?? options.url;
+  return new ControlPlaneInputError(
+    'url_not_control_plane',
+    `${where} does not answer as an Ankole control plane (HTTP ${status} for its calls); give the URL \`ankole serve\` prints, like http://127.0.0.1:7070.`,
+    { field: 'url' },
+  );
 }
 
 /** The error of a call whose `signal` aborted: the signal's reason when it is an Error. */

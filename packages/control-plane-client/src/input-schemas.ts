@@ -7,6 +7,8 @@ import { findUnstorableText } from './unstorable-text.js';
 const agentId = z.string().trim().min(1, 'agentId must not be empty').max(200);
 const id = z.string().trim().min(1).max(100);
 const title = z.string().trim().min(1).max(200).optional();
+/** A job's or schedule's home folder: an absolute path on the workers' machine. */
+const home = z.string().max(4096).regex(/^\/./, 'an absolute path, like /home/me/project').optional();
 const prompt = z.string().trim().min(1, 'prompt must not be empty').max(20_000);
 const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled', 'awaiting_approval']);
 /** A long poll's wait, in ms (`work.claim`, `work.heartbeat`, `tasks.claim`, `tasks.heartbeat`). */
@@ -41,6 +43,7 @@ export const inputSchemas = {
       agentId,
       prompt,
       title,
+      home,
       cron: z.string().trim().min(1).max(200).optional(),
       timeZone: z.string().trim().min(1).max(100).optional(),
       runAt: z.string().trim().min(1).max(100).optional(),
@@ -54,7 +57,7 @@ export const inputSchemas = {
     }),
   listSchedules: z.object({ agentId, includeInactive: z.boolean().optional() }),
   scheduleRef: z.object({ agentId, scheduleId: id }),
-  startJob: z.object({ agentId, prompt, title }),
+  startJob: z.object({ agentId, prompt, title, home }),
   listJobs: z.object({ agentId, status: z.array(jobStatus).optional(), limit: z.number().int().min(1).max(500).optional() }),
   jobRef: z.object({ agentId, jobId: id }),
   claim: z.object({ workerId: z.string().trim().min(1).max(200), waitMs }),

@@ -30,6 +30,7 @@ describe('results are checked with the output schemas on both sides', () => {
       fireAt: null,
       title: 't',
       prompt: 'p',
+      home: null,
       allowJobs: false,
       status: 'queued',
       finalAnswer: null,

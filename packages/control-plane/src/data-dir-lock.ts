@@ -1,4 +1,5 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { ControlPlaneFailure } from '@core/control-plane-client';
 
 /** A held lock on an embedded database folder. */
@@ -14,15 +15,19 @@ export interface DataDirLock {
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const lockPath = `${dataDir}.lock`;
   for (let attempt = 0; attempt < 3; attempt += 1) {
+    // Written whole under a name of its own, then linked into place: a process never sees the lock without its holder.
+    const draftPath = `${lockPath}.${process.pid}-${randomUUID()}`;
     try {
       // 0600: the umask can only take bits away.
-      const handle = await open(lockPath, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
-      await handle.close();
+      await writeFile(draftPath, String(process.pid), { mode: 0o600 });
+      await link(draftPath, lockPath);
       return { release: () => rm(lockPath, { force: true }) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(await readFile(lockPath, 'utf8').catch(() => ''), 10);
+      const text = await readFile(lockPath, 'utf8').catch(() => undefined);
+      // Let go of meanwhile: try again.
+      if (text === undefined) continue;
+      const holder = Number.parseInt(text, 10);
       if (Number.isInteger(holder) && holder > 0 && isRunning(holder)) {
         throw new ControlPlaneFailure(
           'database_in_use',
@@ -31,6 +36,8 @@ export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
         );
       }
       await rm(lockPath, { force: true });
+    } finally {
+      await rm(draftPath, { force: true });
     }
   }
   throw new ControlPlaneFailure('database_in_use', `Could not take the lock ${lockPath} on the embedded database ${dataDir}.`);

@@ -34,7 +34,7 @@ export async function fireDueSchedules(options: FireDueSchedulesOptions): Promis
       const inserted = await insertJob(
         transaction,
         { schema },
-        { id: jobId, agentId: row.agent_id, kind: 'scheduled', title: row.title, prompt: row.prompt, allowJobs: true, scheduled: { scheduleId: row.id, fireAt } },
+        { id: jobId, agentId: row.agent_id, kind: 'scheduled', title: row.title, prompt: row.prompt, allowJobs: true, home: row.home ?? null, scheduled: { scheduleId: row.id, fireAt } },
       );
       if (inserted !== undefined) queued += 1;
       const after = new Date(Math.max(Date.now(), new Date(fireAt).getTime()));

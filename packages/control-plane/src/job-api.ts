@@ -36,7 +36,7 @@ export function createJobApi(options: JobApiOptions): JobApi {
           );
         }
         const title = parsed.title ?? parsed.prompt.slice(0, 60);
-        return (await insertJob(transaction, tables, { id, agentId: parsed.agentId, kind: 'background', title, prompt: parsed.prompt, allowJobs: false }))!;
+        return (await insertJob(transaction, tables, { id, agentId: parsed.agentId, kind: 'background', title, prompt: parsed.prompt, allowJobs: false, home: parsed.home ?? null }))!;
       });
       return jobRecord(row);
     },

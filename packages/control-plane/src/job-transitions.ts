@@ -36,6 +36,8 @@ export interface NewJob {
   title: string;
   prompt: string;
   allowJobs: boolean;
+  /** The folder its turn runs in; `null`/absent: the worker's default home for the agent. */
+  home?: string | null;
   /** A scheduled job's schedule and fire time: unique together (a fire time queues one job however often it fires). */
   scheduled?: { scheduleId: string; fireAt: string };
 }
@@ -43,9 +45,9 @@ export interface NewJob {
 /** → queued: inserts the job. `undefined` when a scheduled job for that fire time exists already. */
 export async function insertJob(executor: SqlExecutor, { schema }: JobTables, job: NewJob): Promise<JobRow | undefined> {
   const { rows } = await executor.query<JobRow>(
-    `INSERT INTO ${schema}.job (id, agent_id, kind, schedule_id, fire_at, title, prompt, allow_jobs)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (schedule_id, fire_at) DO NOTHING RETURNING *`,
-    [job.id, job.agentId, job.kind, job.scheduled?.scheduleId ?? null, job.scheduled?.fireAt ?? null, job.title, job.prompt, job.allowJobs],
+    `INSERT INTO ${schema}.job (id, agent_id, kind, schedule_id, fire_at, title, prompt, home, allow_jobs)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (schedule_id, fire_at) DO NOTHING RETURNING *`,
+    [job.id, job.agentId, job.kind, job.scheduled?.scheduleId ?? null, job.scheduled?.fireAt ?? null, job.title, job.prompt, job.home ?? null, job.allowJobs],
   );
   return rows[0];
 }

@@ -288,6 +288,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX job_claim_idx ON {schema}.job (created_at, id) WHERE status IN ('queued', 'running');
     `,
   },
+  {
+    version: 11,
+    name: 'job and schedule home',
+    // The folder a job's turn runs in (a schedule's jobs inherit it); NULL: the worker's default home for the agent.
+    sql: `
+      ALTER TABLE {schema}.schedule ADD COLUMN home text;
+      ALTER TABLE {schema}.job ADD COLUMN home text;
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

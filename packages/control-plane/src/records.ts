@@ -7,6 +7,7 @@ export interface ScheduleRow {
   agent_id: string;
   title: string;
   prompt: string;
+  home: string | null;
   kind: 'cron' | 'once';
   cron: string | null;
   time_zone: string | null;
@@ -28,6 +29,7 @@ export interface JobRow {
   fire_at: Date | string | null;
   title: string;
   prompt: string;
+  home: string | null;
   allow_jobs: boolean;
   status: JobStatus;
   final_answer: string | null;
@@ -72,6 +74,7 @@ export function scheduleRecord(row: ScheduleRow, nextRunCount = 3): ScheduleReco
     agentId: row.agent_id,
     title: row.title,
     prompt: row.prompt,
+    home: row.home ?? null,
     kind: row.kind,
     cron: row.cron,
     timeZone: row.time_zone,
@@ -99,6 +102,7 @@ export function jobRecord(row: JobRow): JobRecord {
     fireAt: isoTime(row.fire_at),
     title: row.title,
     prompt: row.prompt,
+    home: row.home ?? null,
     allowJobs: row.allow_jobs,
     status: row.status,
     finalAnswer: row.final_answer,

@@ -53,8 +53,8 @@ export function createScheduleApi(options: ScheduleApiOptions): ScheduleApi {
           );
         }
         const { rows } = await transaction.query<ScheduleRow>(
-          `INSERT INTO ${schema}.schedule (id, agent_id, title, prompt, kind, cron, time_zone, run_at, next_run_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+          `INSERT INTO ${schema}.schedule (id, agent_id, title, prompt, kind, cron, time_zone, run_at, next_run_at, home)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
           [
             id,
             parsed.agentId,
@@ -65,6 +65,7 @@ export function createScheduleApi(options: ScheduleApiOptions): ScheduleApi {
             parsed.cron !== undefined ? (parsed.timeZone ?? 'UTC') : null,
             parsed.runAt !== undefined ? timing.nextRuns[0]!.toISOString() : null,
             timing.nextRuns[0]!.toISOString(),
+            parsed.home ?? null,
           ],
         );
         return rows[0]!;

@@ -29,6 +29,8 @@ export interface AnkoleConfig {
   mcpConfig?: string;
   /** A folder of skills (`--skills`); relative to the config file's folder. Absolute once loaded. */
   skills?: string;
+  /** The agent's home folder (`--home`; `ankole run`, its jobs and schedules); relative to the config file's folder. Absolute once loaded. */
+  home?: string;
   /** How turns stay within the model's context window (see `context-config.ts`). */
   context?: ContextConfig;
 }
@@ -59,6 +61,7 @@ export const CONFIG_SETTINGS = [
   'commands.unsandboxed',
   'mcpConfig',
   'skills',
+  'home',
   'context.windows',
   'context.threshold',
   'context.compaction',
@@ -95,6 +98,7 @@ function buildSchemas() {
     commands: commandsSchema.optional(),
     mcpConfig: z.string().min(1).optional(),
     skills: z.string().min(1).optional(),
+    home: z.string().min(1).optional(),
     context: contextSchema.optional(),
   };
   return {
@@ -186,6 +190,7 @@ async function readConfigFile(places: ConfigPlaces, kind: ConfigKind): Promise<C
   const config: AnkoleConfig = { ...settings };
   if (config.mcpConfig !== undefined) config.mcpConfig = path.resolve(folder, config.mcpConfig);
   if (config.skills !== undefined) config.skills = path.resolve(folder, config.skills);
+  if (config.home !== undefined) config.home = path.resolve(folder, config.home.replace(/^~(?=$|\/)/, homedir()));
   return { file, exists: true, config };
 }
 

@@ -62,3 +62,13 @@ export async function applyAnkoleConfig(
     loaded,
   };
 }
+
+/**
+ * Where the model's base URL comes from, as messages name it: `OPENAI_BASE_URL` when the variable is set (in `env`, the
+ * environment before the config files), `baseURL in <file>` when a config file sets it, `undefined` when neither does.
+ */
+export function baseURLSource(env: Readonly<Record<string, string | undefined>>, loaded: LoadedConfig): string | undefined {
+  if (env.OPENAI_BASE_URL !== undefined && env.OPENAI_BASE_URL.trim() !== '') return 'OPENAI_BASE_URL';
+  const found = configSetting(loaded, 'baseURL');
+  return found === undefined ? undefined : `baseURL in ${found.source}`;
+}

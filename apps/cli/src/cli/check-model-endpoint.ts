@@ -16,7 +16,7 @@ export interface CheckModelEndpointOptions extends ModelEndpoint {
  *   `describeModelFailure` when the endpoint cannot be reached, does not answer in time, or refuses the key.
  */
 export async function checkModelEndpoint(options: CheckModelEndpointOptions): Promise<void> {
-  const endpoint = { baseURL: options.baseURL, model: options.model };
+  const endpoint = { baseURL: options.baseURL, model: options.model, baseURLFrom: options.baseURLFrom };
   let status: number;
   try {
     const response = await fetch(`${options.baseURL.replace(/\/+$/, '')}/models`, {

@@ -86,7 +86,7 @@ describe('ankole run conversations', () => {
       [otherId, 1, 'something else'],
     ]);
     const table = await runCliProcess(['conversations'], env);
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+UPDATED\s+TURNS\s+TITLE$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+UPDATED\s+TURNS\s+HOME\s+TITLE$/);
 
     const shown = await runCliProcess(['conversations', 'show', firstId!], env);
     expect(shown.code).toBe(0);

@@ -1,5 +1,5 @@
 /** Options every command that has them accepts before its name too (`ankole --home DIR run …`). */
-export const GLOBAL_OPTIONS: readonly string[] = ['--home', '--agent', '--data-dir', '--database-url', '--control-plane'];
+export const GLOBAL_OPTIONS: readonly string[] = ['--home', '--agent', '--data-dir', '--database-url', '--control-plane', '--token'];
 
 /**
  * Moves the global options given before the command to just after it, so `ankole --agent ops jobs list` is read as

@@ -32,32 +32,39 @@ export interface OpenModelOptions {
   forceDemo?: boolean;
   /** `previous_response_id` mode: stored responses, each request carries only the new items (`--previous-response-id`). */
   previousResponseId?: boolean;
+  /** Where `OPENAI_BASE_URL` came from, as messages name it: `OPENAI_BASE_URL` (the default) or `baseURL in <config file>` (`baseURLSource`). */
+  baseURLFrom?: string | undefined;
   /** Server-side compaction (`context.management` in the config): sent as `context_management` with every request. */
   contextManagement?: { compactThreshold?: number };
 }
 
+/** The key sent to a server given only a base URL (Ollama, vLLM and the like take none; the SDK needs one to send). */
+export const KEYLESS_API_KEY = 'no-key';
+
 /**
- * A real model when `OPENAI_API_KEY` is set (at `OPENAI_BASE_URL` when set: any Responses-compatible
- * server), otherwise the offline demo model: a scripted local server, started in-process, that drives
- * the real tools.
- * @throws CliError when `OPENAI_BASE_URL` is not an http(s) URL.
+ * A real model when `OPENAI_API_KEY` is set (at `OPENAI_BASE_URL` when set: any Responses-compatible server) or when only
+ * `OPENAI_BASE_URL` is set (a local server that takes no key: `KEYLESS_API_KEY` is sent), otherwise the offline demo
+ * model: a scripted local server, started in-process, that drives the real tools.
+ * @throws CliError when `OPENAI_BASE_URL` is not an http(s) URL (naming where it came from).
  */
 export async function openModel(options: OpenModelOptions): Promise<ModelSetup> {
-  const apiKey = options.env.OPENAI_API_KEY;
-  const baseURLEnv = options.env.OPENAI_BASE_URL;
-  if (options.forceDemo !== true && apiKey !== undefined && apiKey !== '') {
+  const givenKey = nonEmpty(options.env.OPENAI_API_KEY);
+  const baseURLEnv = nonEmpty(options.env.OPENAI_BASE_URL);
+  const baseURLFrom = options.baseURLFrom ?? 'OPENAI_BASE_URL';
+  if (options.forceDemo !== true && (givenKey !== undefined || baseURLEnv !== undefined)) {
+    const apiKey = givenKey ?? KEYLESS_API_KEY;
     const model = options.model ?? nonEmpty(options.env.ANKOLE_MODEL) ?? DEFAULT_MODEL;
-    const baseURL = nonEmpty(baseURLEnv) ?? 'https://api.openai.com/v1';
+    const baseURL = baseURLEnv ?? 'https://api.openai.com/v1';
     if (!isHttpURL(baseURL)) {
-      throw new CliError('base_url_invalid', `OPENAI_BASE_URL ${JSON.stringify(baseURL)} is not an http(s) URL: set it to the server's API root, e.g. http://localhost:8000/v1.`);
+      throw new CliError('base_url_invalid', `${baseURLFrom} ${JSON.stringify(baseURL)} is not an http(s) URL: set it to the server's API root, e.g. http://localhost:8000/v1.`);
     }
-    const recorded = recordErrors(describeModelFailures(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2, ...(options.previousResponseId === true ? { previousResponseId: true } : {}), ...(options.contextManagement === undefined ? {} : { contextManagement: options.contextManagement }) }), { baseURL, model }));
+    const recorded = recordErrors(describeModelFailures(createOpenAIResponsesGateway({ apiKey, baseURL, model, maxRetries: 2, ...(options.previousResponseId === true ? { previousResponseId: true } : {}), ...(options.contextManagement === undefined ? {} : { contextManagement: options.contextManagement }) }), { baseURL, model, baseURLFrom }));
     return {
       ...recorded,
       offlineDemo: false,
       model,
       baseURL,
-      notice: `Running ${model} at ${baseURL}.`,
+      notice: `Running ${model} at ${baseURL}${givenKey === undefined ? ` (from ${baseURLFrom}, without a key: OPENAI_API_KEY is not set)` : ''}.`,
       close: async () => undefined,
     };
   }
@@ -82,12 +89,7 @@ export async function openModel(options: OpenModelOptions): Promise<ModelSetup> 
       model: OFFLINE_DEMO_MODEL,
     }),
   );
-  const why =
-    options.forceDemo === true
-      ? ''
-      : nonEmpty(baseURLEnv) !== undefined
-        ? ' (OPENAI_BASE_URL is set but OPENAI_API_KEY is not)'
-        : ' (OPENAI_API_KEY is not set)';
+  const why = options.forceDemo === true ? '' : ' (OPENAI_API_KEY is not set)';
   return {
     ...recorded,
     offlineDemo: true,

@@ -4,7 +4,13 @@ import { userDataDir } from '../cli/agent-home.js';
 
 /** Where a command's control plane is, and which option or variable said so. */
 export type ControlPlaneChoice =
-  | { kind: 'http'; url: string; source: '--control-plane' | 'ANKOLE_CONTROL_PLANE_URL' }
+  | {
+      kind: 'http';
+      url: string;
+      source: '--control-plane' | 'ANKOLE_CONTROL_PLANE_URL';
+      /** Its bearer token: `--token`, else ANKOLE_CONTROL_PLANE_TOKEN (none on a server that needs none). */
+      token?: string | undefined;
+    }
   | { kind: 'postgres'; databaseUrl: string; source: '--database-url' | 'DATABASE_URL' }
   | {
       kind: 'embedded';
@@ -18,6 +24,8 @@ export type ControlPlaneChoice =
 /** Options of `chooseControlPlane`: the command's options as given (undefined when not given) and the environment. */
 export interface ChooseControlPlaneOptions {
   controlPlaneUrl?: string | undefined;
+  /** The HTTP control plane's token (`--token`; default ANKOLE_CONTROL_PLANE_TOKEN). */
+  token?: string | undefined;
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
   env: Readonly<Record<string, string | undefined>>;
@@ -27,17 +35,18 @@ export interface ChooseControlPlaneOptions {
 
 /**
  * The one rule every `ankole` command follows to find its control plane, first match wins:
- * `--control-plane URL` / `ANKOLE_CONTROL_PLANE_URL` (an `ankole serve`), then `--database-url URL` / `DATABASE_URL`
+ * `--control-plane URL` / `ANKOLE_CONTROL_PLANE_URL` (an `ankole serve`; token `--token` / `ANKOLE_CONTROL_PLANE_TOKEN`), then `--database-url URL` / `DATABASE_URL`
  * (PostgreSQL), then `--data-dir DIR` / `ANKOLE_DATA_DIR`, else the default embedded database
  * `$XDG_DATA_HOME/ankole/pglite` (`~/.local/share/ankole/pglite`). Options beat variables; empty values count as unset.
  * Opens nothing: `openControlPlane` does, and `ankole run` decides from this whether (and when) to.
  */
 export function chooseControlPlane(options: ChooseControlPlaneOptions): ControlPlaneChoice {
   const { env } = options;
+  const token = nonEmpty(options.token) ?? nonEmpty(env.ANKOLE_CONTROL_PLANE_TOKEN);
   const url = nonEmpty(options.controlPlaneUrl);
-  if (url !== undefined) return { kind: 'http', url, source: '--control-plane' };
+  if (url !== undefined) return { kind: 'http', url, source: '--control-plane', token };
   const urlFromEnv = nonEmpty(env.ANKOLE_CONTROL_PLANE_URL);
-  if (urlFromEnv !== undefined) return { kind: 'http', url: urlFromEnv, source: 'ANKOLE_CONTROL_PLANE_URL' };
+  if (urlFromEnv !== undefined) return { kind: 'http', url: urlFromEnv, source: 'ANKOLE_CONTROL_PLANE_URL', token };
   const databaseUrl = nonEmpty(options.databaseUrl);
   if (databaseUrl !== undefined) return { kind: 'postgres', databaseUrl, source: '--database-url' };
   const databaseUrlFromEnv = nonEmpty(env.DATABASE_URL);

@@ -8,13 +8,15 @@ import type { OpenedControlPlane } from './open-control-plane.js';
 /** The options of every command that talks to the control plane. */
 export const CONTROL_PLANE_OPTIONS = {
   'control-plane': { type: 'string' },
+  token: { type: 'string' },
   'database-url': { type: 'string' },
   'data-dir': { type: 'string' },
 } as const satisfies OptionTable;
 
 /** Their help lines: the rule of `chooseControlPlane`, the same for every command. */
 export const CONTROL_PLANE_OPTIONS_HELP = [
-  '  --control-plane URL an HTTP control plane (`ankole serve`; default: ANKOLE_CONTROL_PLANE_URL, token ANKOLE_CONTROL_PLANE_TOKEN)',
+  '  --control-plane URL an HTTP control plane (`ankole serve`; default: ANKOLE_CONTROL_PLANE_URL)',
+  '  --token TOKEN      its token (`ankole tokens create`; default: ANKOLE_CONTROL_PLANE_TOKEN)',
   '  --database-url URL else a PostgreSQL server (default: DATABASE_URL)',
   '  --data-dir DIR     else the embedded database in DIR (default: ANKOLE_DATA_DIR, else $XDG_DATA_HOME/ankole/pglite)',
 ];
@@ -29,6 +31,7 @@ export function controlPlaneChoiceFromOptions(values: ParsedCommandLine['values'
   const databaseOnly = options.databaseOnly === true;
   return chooseControlPlane({
     controlPlaneUrl: databaseOnly ? undefined : stringValue(values, 'control-plane'),
+    token: stringValue(values, 'token'),
     databaseUrl: stringValue(values, 'database-url'),
     dataDir: stringValue(values, 'data-dir'),
     env: databaseOnly ? { ...io.env, ANKOLE_CONTROL_PLANE_URL: undefined } : io.env,

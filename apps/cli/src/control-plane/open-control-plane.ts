@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { ControlPlaneFailure, createHttpControlPlaneClient } from '@core/control-plane-client';
 import { createControlPlane, type ControlPlane } from '@core/control-plane';
 import { connectLocalSocket, localSocketPath, shareOnLocalSocket } from './local-socket.js';
@@ -8,7 +9,7 @@ import { redactDatabaseUrl, type ControlPlaneChoice } from './control-plane-choi
 export interface OpenControlPlaneOptions {
   /** Which control plane (`controlPlaneChoiceFromOptions`, `chooseControlPlane`). */
   choice: ControlPlaneChoice;
-  /** The token of an HTTP control plane (`ANKOLE_CONTROL_PLANE_TOKEN`) and the tuning variables. */
+  /** The tuning variables. */
   env: Readonly<Record<string, string | undefined>>;
   /**
    * On the embedded database, serve the control plane on its local socket (`<data-dir>.sock`, mode 0600) while it is open,
@@ -35,7 +36,7 @@ export interface OpenedControlPlane {
 }
 
 /**
- * Opens the chosen control plane: an HTTP control plane (token `ANKOLE_CONTROL_PLANE_TOKEN`), a PostgreSQL server, or
+ * Opens the chosen control plane: an HTTP control plane (with the choice's token), a PostgreSQL server, or
  * the embedded PGlite database: through the local socket of the process holding it when there is one, else opened
  * here (created and migrated first when new, said through `onNotice`; with `share`, served on that socket while open). Tuning variables:
  * `ANKOLE_DB_SCHEMA`, `ANKOLE_LEASE_SECONDS`, `ANKOLE_MAINTENANCE_INTERVAL_SECONDS`, `ANKOLE_MIN_SCHEDULE_INTERVAL_SECONDS`.
@@ -44,7 +45,7 @@ export interface OpenedControlPlane {
 export async function openControlPlane(options: OpenControlPlaneOptions): Promise<OpenedControlPlane> {
   const { env, choice } = options;
   if (choice.kind === 'http') {
-    const client = createHttpControlPlaneClient({ url: choice.url, token: nonEmpty(env.ANKOLE_CONTROL_PLANE_TOKEN) });
+    const client = createHttpControlPlaneClient({ url: choice.url, token: choice.token });
     return { controlPlane: { client, close: () => client.close() }, local: undefined, where: `the control plane at ${choice.url}` };
   }
   const schema = nonEmpty(env.ANKOLE_DB_SCHEMA) ?? 'ankole';
@@ -59,27 +60,57 @@ export async function openControlPlane(options: OpenControlPlaneOptions): Promis
     return { controlPlane, local: controlPlane, where: `PostgreSQL (${redactDatabaseUrl(choice.databaseUrl)}, schema ${schema})` };
   }
   const { dataDir } = choice;
-  // Another process holds the folder: talk to it over its local socket instead of being refused.
-  const remote = await connectLocalSocket(dataDir);
-  if (remote !== undefined) return { controlPlane: remote, local: undefined, socketPath: localSocketPath(dataDir), where: `the embedded database in ${dataDir} (through the process holding it)` };
-  // A fresh folder is created and migrated: seconds, tens of them on a busy machine; say so rather than seem stuck.
-  if (!choice.exists) options.onNotice?.(`Creating the embedded database in ${dataDir} (first use, a few seconds)…`);
-  let controlPlane: ControlPlane;
-  try {
-    controlPlane = await createControlPlane({ dataDir, ...common });
-  } catch (error) {
-    // The holder may be starting: its socket follows its lock within moments.
-    if (!(error instanceof ControlPlaneFailure && error.code === 'database_in_use')) throw error;
-    for (let waited = 0; waited < 10_000; waited += 250) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const late = await connectLocalSocket(dataDir);
-      if (late !== undefined) return { controlPlane: late, local: undefined, socketPath: localSocketPath(dataDir), where: `the embedded database in ${dataDir} (through the process holding it)` };
-    }
-    throw error;
-  }
+  const opened = await openEmbedded(dataDir, common, options);
+  if (opened.kind === 'socket') return { controlPlane: opened.remote, local: undefined, socketPath: localSocketPath(dataDir), where: `the embedded database in ${dataDir} (through the process holding it)` };
+  const controlPlane = opened.controlPlane;
   if (!(options.share ?? options.background)) return { controlPlane, local: controlPlane, where: `the embedded database in ${dataDir}` };
   const shared = await shareOnLocalSocket(dataDir, controlPlane);
   return { controlPlane: shared, local: controlPlane, where: `the embedded database in ${dataDir}` };
+}
+
+/** How long a command waits for another process to let go of an embedded database folder, and when it says so. */
+const LOCK_WAIT_MS = 120_000;
+const LOCK_NOTICE_AFTER_MS = 1_000;
+const LOCK_POLL_MS = 150;
+
+/**
+ * The embedded database of `dataDir`: through the local socket of the process holding it, else opened here (created and
+ * migrated first when new). While another process holds the folder without a socket (a listing command, seconds at most),
+ * waits for its lock or its socket, said once through `onNotice` after a second, for at most two minutes.
+ * @throws ControlPlaneFailure (`database_in_use`) after two minutes, in one sentence; any other failure to open.
+ */
+async function openEmbedded(
+  dataDir: string,
+  common: Omit<Parameters<typeof createControlPlane>[0], 'dataDir' | 'databaseUrl'>,
+  options: OpenControlPlaneOptions,
+): Promise<{ kind: 'socket'; remote: Pick<ControlPlane, 'client' | 'close'> } | { kind: 'local'; controlPlane: ControlPlane }> {
+  const started = Date.now();
+  let saidCreating = false;
+  let saidWaiting = false;
+  for (;;) {
+    // Another process holds the folder and shares it: talk to it over its local socket instead of being refused.
+    const remote = await connectLocalSocket(dataDir);
+    if (remote !== undefined) return { kind: 'socket', remote };
+    // A fresh folder is created and migrated: seconds, tens of them on a busy machine; say so rather than seem stuck.
+    if (!saidCreating && !existsSync(dataDir)) {
+      options.onNotice?.(`Creating the embedded database in ${dataDir} (first use, a few seconds)…`);
+      saidCreating = true;
+    }
+    try {
+      return { kind: 'local', controlPlane: await createControlPlane({ dataDir, ...common }) };
+    } catch (error) {
+      if (!(error instanceof ControlPlaneFailure && error.code === 'database_in_use')) throw error;
+    }
+    const waited = Date.now() - started;
+    if (waited >= LOCK_WAIT_MS) {
+      throw new ControlPlaneFailure('database_in_use', `The embedded database ${dataDir} stayed in use by another process for ${LOCK_WAIT_MS / 60_000} minutes without sharing it; stop that process, or run \`ankole serve\` (or a worker) on the folder so commands share it.`);
+    }
+    if (!saidWaiting && waited >= LOCK_NOTICE_AFTER_MS) {
+      options.onNotice?.(`Waiting for another ankole process to let go of the embedded database in ${dataDir}…`);
+      saidWaiting = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
 }
 
 function seconds(env: OpenControlPlaneOptions['env'], name: string, option: string): Record<string, number> {

@@ -64,8 +64,8 @@ export const conversationsCommand: CliCommand = {
       } else if (conversations.length === 0) {
         io.stdout.write(`No conversations for agent ${agent} yet: ankole run "<prompt>" starts one.\n`);
       } else {
-        const rows = conversations.map((conversation) => [conversation.id, describeTime(conversation.updatedAt), String(conversation.turns.length), oneLine(conversation.title, 60)]);
-        io.stdout.write(`${table(['ID', 'UPDATED', 'TURNS', 'TITLE'], rows)}\n`);
+        const rows = conversations.map((conversation) => [conversation.id, describeTime(conversation.updatedAt), String(conversation.turns.length), shortHome(conversation.home, io.env.HOME), oneLine(conversation.title, 60)]);
+        io.stdout.write(`${table(['ID', 'UPDATED', 'TURNS', 'HOME', 'TITLE'], rows)}\n`);
       }
       return EXIT_CODES.ok;
     }
@@ -137,4 +137,11 @@ function messageText(content: unknown): string {
     .map((part: { type?: unknown; text?: unknown }) => (typeof part.text === 'string' ? part.text : part.type === 'input_image' ? '[image]' : ''))
     .filter((text) => text !== '')
     .join('\n');
+}
+
+/** A home as the list shows it: under the user's home folder as `~/…`. */
+function shortHome(home: string, userHome: string | undefined): string {
+  if (userHome === undefined || userHome === '' || userHome === '/') return home;
+  const root = userHome.replace(/\/+$/, '');
+  return home === root ? '~' : home.startsWith(`${root}/`) ? `~${home.slice(root.length)}` : home;
 }

@@ -5,7 +5,8 @@ import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { parseCommandLine, positiveInteger, stringValue, stringValues } from '../parse-command-line.js';
-import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, controlPlaneChoiceFromOptions, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { queuedWorkHome } from '../turn-home.js';
 
 const OPTIONS = {
   ...CONTROL_PLANE_OPTIONS,
@@ -13,6 +14,7 @@ const OPTIONS = {
   status: { type: 'string', multiple: true },
   limit: { type: 'string' },
   title: { type: 'string' },
+  home: { type: 'string' },
   transcript: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -32,6 +34,7 @@ const HELP = [
   '  --status S         only jobs with this status (queued, running, succeeded, failed, cancelled; repeatable)',
   '  --limit N          most jobs to list (default 50)',
   '  --title TEXT       the title of a job to start',
+  '  --home DIR         the folder the job runs in (default: the agent config\'s home, else the worker\'s default home)',
   '  --transcript       with show: the turn\'s transcript, each claim of the job (a crash recovery or a resume starts one)',
   '  --json             print JSON',
   ...CONTROL_PLANE_OPTIONS_HELP,
@@ -64,6 +67,7 @@ export const jobsCommand: CliCommand = {
     if (action === 'start' && prompt === '') throw new CliError('prompt_missing', 'Give the prompt of the job: ankole jobs start "<prompt>".');
     if (values.transcript === true && action !== 'show') throw new CliError('option_invalid', '--transcript goes with show: ankole jobs show <id> --transcript.');
 
+    const home = action === 'start' ? await queuedWorkHome({ given: stringValue(values, 'home'), agent: agentId, cwd: io.cwd, env: io.env, remote: controlPlaneChoiceFromOptions(values, io).kind === 'http' }) : undefined;
     const { controlPlane } = await openFromOptions(values, io, false);
     try {
       const { client } = controlPlane;
@@ -96,7 +100,7 @@ export const jobsCommand: CliCommand = {
           ? await client.jobs.get({ agentId, jobId: await jobId(client, agentId, rest[0]!) })
           : action === 'cancel'
             ? await cancelUnfinished(client, agentId, await jobId(client, agentId, rest[0]!))
-            : await client.jobs.start({ agentId, prompt, title: stringValue(values, 'title') });
+            : await client.jobs.start({ agentId, prompt, title: stringValue(values, 'title'), home });
       io.stdout.write(json ? `${JSON.stringify(job)}\n` : `${describeJob(job, action)}\n`);
       return EXIT_CODES.ok;
     } finally {
@@ -127,6 +131,7 @@ async function cancelUnfinished(client: ControlPlaneClient, agentId: string, job
 function describeJob(job: JobRecord, action: string): string {
   const lead = action === 'cancel' ? `Job ${job.id} is ${job.status}.` : action === 'start' ? `Queued job ${job.id}.` : `Job ${job.id}`;
   const lines = [lead, `  title:    ${job.title}`, `  status:   ${job.status} (${job.kind}, ${countOf(job.attempts, 'attempt')})`, `  created:  ${describeTime(job.createdAt)}`];
+  if (job.home !== null) lines.push(`  home:     ${job.home}`);
   if (job.scheduleId !== null) lines.push(`  schedule: ${job.scheduleId}, its run at ${job.fireAt === null ? '-' : describeTime(job.fireAt)}`);
   if (job.startedAt !== null) lines.push(`  started:  ${describeTime(job.startedAt)}${job.workerId === null ? '' : ` by ${job.workerId}`}`);
   if (job.finishedAt !== null) lines.push(`  finished: ${describeTime(job.finishedAt)}`);

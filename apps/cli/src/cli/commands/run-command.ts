@@ -6,8 +6,9 @@ import { createTerminalRenderer } from '../../render/terminal-renderer.js';
 import type { StopSignal, TurnRenderer } from '../../render/turn-renderer.js';
 import { countOf } from '../../render/plural.js';
 import type { CliCommand } from '../cli-command.js';
-import type { LoadedConfig } from '../ankole-config.js';
-import { applyAnkoleConfig } from '../apply-config.js';
+import { configSetting, type LoadedConfig } from '../ankole-config.js';
+import { applyAnkoleConfig, baseURLSource } from '../apply-config.js';
+import { turnHome } from '../turn-home.js';
 import { contextBudgetOf, contextManagementOf } from '../context-config.js';
 import { APPROVE_MODES, createCliApprovalPolicy, type ApproveMode } from '../cli-approval-policy.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
@@ -93,19 +94,17 @@ export const runCommand: CliCommand = {
       throw new CliError('approve_invalid', `${stringValue(values, 'approve') === undefined ? 'ANKOLE_APPROVE=' : '--approve '}${approve}: use ask, auto or never.`);
     }
     const controller = new AbortController();
-    const setup = await resolveTurnSetup(values, io, controller.signal);
+    const agent = stringValue(values, 'agent') ?? 'default';
+    const store = createConversationStore({ agent, env: io.env });
+    const chosen = await chooseConversation({ store, agent, continueLast: values.continue === true, resume: stringValue(values, 'resume') });
+    // The home stays with the conversation: its own when going on with one, else --home, else the config's `home`.
+    const home = turnHome({ conversation: chosen, given: stringValue(values, 'home'), configured: configSetting(configured.loaded, 'home'), cwd: io.cwd });
+    const setup = await resolveTurnSetup(home === undefined ? values : { ...values, home }, io, controller.signal);
     const { context } = setup;
-    const store = createConversationStore({ agent: context.agent, env: io.env });
-    const chosen = await chooseConversation({ store, agent: context.agent, continueLast: values.continue === true, resume: stringValue(values, 'resume') }).catch(
-      async (error: unknown) => {
-        await setup.close();
-        throw error;
-      },
-    );
     const chainEnv = io.env.ANKOLE_PREVIOUS_RESPONSE_ID;
     const chained = values['previous-response-id'] === true || chainEnv === '1' || chainEnv === 'true';
     const modelName = stringValue(values, 'model');
-    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, ...management(configured.loaded) }).catch(
+    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, baseURLFrom: baseURLSource(cliIO.env, configured.loaded), ...management(configured.loaded) }).catch(
       async (error: unknown) => {
         await setup.close();
         throw error;

@@ -5,7 +5,8 @@ import { resolveIdPrefix } from '../id-prefix.js';
 import { inFlagTerms } from '../in-flag-terms.js';
 import { describeTime } from '../../render/relative-time.js';
 import { parseCommandLine, stringValue } from '../parse-command-line.js';
-import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, controlPlaneChoiceFromOptions, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { queuedWorkHome } from '../turn-home.js';
 
 const OPTIONS = {
   ...CONTROL_PLANE_OPTIONS,
@@ -15,6 +16,7 @@ const OPTIONS = {
   'time-zone': { type: 'string' },
   at: { type: 'string' },
   title: { type: 'string' },
+  home: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -32,6 +34,7 @@ const HELP = [
   '  --time-zone TZ     the IANA time zone of --cron (default UTC)',
   '  --at DATE-TIME     ISO 8601 with an offset, e.g. 2026-12-01T09:00:00+01:00',
   '  --title TEXT       a short name',
+  '  --home DIR         the folder its turns run in (default: the agent config\'s home, else the worker\'s default home)',
   '  --json             print JSON',
   ...CONTROL_PLANE_OPTIONS_HELP,
   '  -h, --help         show this help',
@@ -57,6 +60,7 @@ export const schedulesCommand: CliCommand = {
     const prompt = rest.join(' ').trim();
     if (action === 'create' && prompt === '') throw new CliError('prompt_missing', 'Give the prompt of the scheduled turn: ankole schedules create --cron "0 9 * * *" "<prompt>".');
 
+    const home = action === 'create' ? await queuedWorkHome({ given: stringValue(values, 'home'), agent: agentId, cwd: io.cwd, env: io.env, remote: controlPlaneChoiceFromOptions(values, io).kind === 'http' }) : undefined;
     const { controlPlane } = await openFromOptions(values, io, false);
     try {
       const { client } = controlPlane;
@@ -99,6 +103,7 @@ export const schedulesCommand: CliCommand = {
                 agentId,
                 prompt,
                 title: stringValue(values, 'title'),
+                home,
                 cron: stringValue(values, 'cron'),
                 timeZone: stringValue(values, 'time-zone'),
                 runAt: stringValue(values, 'at'),
@@ -121,7 +126,7 @@ function nextRun(schedule: ScheduleRecord, index: number): string {
 }
 
 /** The flags of `ankole schedules create` by the input field they set. */
-const CREATE_FLAGS = { runAt: '--at', timeZone: '--time-zone', cron: '--cron', title: '--title' } as const;
+const CREATE_FLAGS = { runAt: '--at', timeZone: '--time-zone', cron: '--cron', title: '--title', home: '--home' } as const;
 
 /**
  * Cancels a schedule that is still active.
@@ -150,6 +155,7 @@ function describeSchedule(schedule: ScheduleRecord, action: string): string {
     action === 'cancel' ? `Schedule ${schedule.id} is ${schedule.status}.` : action === 'show' ? `Schedule ${schedule.id} (${schedule.status})` : `Created schedule ${schedule.id}.`,
     `  title:     ${schedule.title}`,
     `  when:      ${schedule.description}`,
+    ...(schedule.home === null ? [] : [`  home:      ${schedule.home}`]),
     `  next runs: ${schedule.nextRunTimes.length === 0 ? 'none' : schedule.nextRunTimes.map((_, index) => nextRun(schedule, index)).join(', ')}`,
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import { createAccessTokens, serveControlPlane } from '@core/control-plane-http';
 import type { CliCommand } from '../cli-command.js';
+import { checkPortFree, portError } from '../../control-plane/check-port-free.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openDatabase } from '../../control-plane/control-plane-options.js';
@@ -25,7 +26,7 @@ const HELP = [
   'Options:',
   '  --host ADDRESS     the address to listen on (default 127.0.0.1: this machine only)',
   '  --port N           the port (default 7070)',
-  ...CONTROL_PLANE_OPTIONS_HELP.filter((line) => !line.includes('--control-plane')),
+  ...CONTROL_PLANE_OPTIONS_HELP.filter((line) => !line.includes('--control-plane') && !line.includes('--token')),
   '  -h, --help         show this help',
   '',
 ].join('\n');
@@ -45,6 +46,8 @@ export const serveCommand: CliCommand = {
     }
     const host = stringValue(values, 'host') ?? '127.0.0.1';
     const port = positiveInteger(values, 'port', 'serve') ?? 7070;
+    // A busy port is one sentence before any database is opened or created.
+    await checkPortFree(host, port);
     const opened = await openDatabase(values, io, true, (error) => io.stderr.write(`ankole serve: background duty failed (retrying): ${(error as Error).message}\n`));
     try {
       const local = opened.local;
@@ -59,6 +62,8 @@ export const serveCommand: CliCommand = {
         port,
         dashboard: true,
         log: (line) => io.stderr.write(`${line}\n`),
+      }).catch((error: unknown) => {
+        throw portError(error as NodeJS.ErrnoException, host, port);
       });
       io.stdout.write(`Serving the control plane of ${opened.where} at ${server.url} (SIGTERM or Ctrl-C stops it)\n`);
       await new Promise<void>((resolve) => {

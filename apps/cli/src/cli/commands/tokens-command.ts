@@ -29,7 +29,7 @@ const HELP = [
   '  --agent NAME       an agent token for NAME',
   '  --label TEXT       a note shown by `tokens list`',
   '  --json             print JSON',
-  ...CONTROL_PLANE_OPTIONS_HELP.filter((line) => !line.includes('--control-plane')),
+  ...CONTROL_PLANE_OPTIONS_HELP.filter((line) => !line.includes('--control-plane') && !line.includes('--token')),
   '  -h, --help         show this help',
   '',
 ].join('\n');

@@ -329,11 +329,11 @@ describe.each(['the database', 'HTTP (ankole serve)'] as const)('ankole worker o
 
   it('`ankole worker` refuses to start without a model', async () => {
     await openPlane();
-    const { OPENAI_API_KEY: _key, ...withoutKey } = env();
+    const { OPENAI_API_KEY: _key, OPENAI_BASE_URL: _baseURL, ...withoutKey } = env();
     const result = await runCliProcess(['worker'], withoutKey);
     expect({ code: result.code, stderr: result.stderr }).toEqual({
       code: 2,
-      stderr: 'ankole: ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server), or try it offline with --demo.\n',
+      stderr: 'ankole: ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server; a base URL alone for a local server that takes no key), or try it offline with --demo.\n',
     });
   });
 });

@@ -5,18 +5,19 @@ import { AnkoleError } from '@core/runtime';
 import { webProfileFromEnv } from '@core/tools-web';
 import { createWorkerMcpTools, readWorkerApprovalRules, runWorker, type WorkerEvent, type WorkerMcpEvent, type WorkerMcpTools, type WorkerTaskEvent } from '@core/worker';
 import { AGENT_NAME_PATTERN, defaultAgentHome } from '../agent-home.js';
-import { configSetting, loadAnkoleConfig } from '../ankole-config.js';
-import { applyAnkoleConfig } from '../apply-config.js';
+import { configSetting, loadAnkoleConfig, type LoadedConfig } from '../ankole-config.js';
+import { applyAnkoleConfig, baseURLSource } from '../apply-config.js';
 import { commandsSetup, describeCommands } from '../command-sandbox-setup.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
-import { openModel } from '../model-setup.js';
+import { KEYLESS_API_KEY, openModel } from '../model-setup.js';
 import { countOf } from '../../render/plural.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { mcpConfigOption } from '../turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
 import { startDemoWorkerModel } from '../../demo/demo-worker-model.js';
-import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, controlPlaneChoiceFromOptions, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { checkWorkerAccess } from '../../control-plane/check-worker-access.js';
 
 const OPTIONS = {
   ...CONTROL_PLANE_OPTIONS,
@@ -94,7 +95,8 @@ export const workerCommand: CliCommand = {
     }
     // The user's config file under the environment and the flags (model, base URL, step limit, web, MCP, skills);
     // each agent's own file gives its approval lists.
-    const { values, io } = await applyAnkoleConfig(parsed.values, cliIO, { perAgent: false, flags: Object.keys(OPTIONS) });
+    const configured = await applyAnkoleConfig(parsed.values, cliIO, { perAgent: false, flags: Object.keys(OPTIONS) });
+    const { values, io } = configured;
     const concurrency = positiveInteger(values, 'concurrency', 'worker') ?? 2;
     const maxSteps = positiveInteger(values, 'max-steps', 'worker');
     const pollIntervalMs = positiveInteger(values, 'poll-interval-ms', 'worker') ?? 500;
@@ -111,18 +113,21 @@ export const workerCommand: CliCommand = {
     const mcpConfig = await mcpConfigOption(values, io);
     const brain = values.brain === true;
     const demo = values.demo === true;
-    if (!demo && (io.env.OPENAI_API_KEY === undefined || io.env.OPENAI_API_KEY === '')) {
+    const keyless = (io.env.OPENAI_API_KEY ?? '').trim() === '';
+    // A base URL alone is a local server that takes no key (Ollama, vLLM): used as it is.
+    if (!demo && keyless && (io.env.OPENAI_BASE_URL ?? '').trim() === '') {
       throw new CliError(
         'model_missing',
-        'ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server), or try it offline with --demo.',
+        'ankole worker needs a real model: set OPENAI_API_KEY (and OPENAI_BASE_URL for any Responses-compatible server; a base URL alone for a local server that takes no key), or try it offline with --demo.',
       );
     }
     const modelName = stringValue(values, 'model');
-    const model = demo ? await startDemoWorkerModel() : await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }) });
+    const baseURLFrom = baseURLSource(cliIO.env, configured.loaded);
+    const model = demo ? await startDemoWorkerModel() : await openModel({ env: io.env, baseURLFrom, ...(modelName === undefined ? {} : { model: modelName }) });
     // Before any claim: a wrong or unreachable endpoint is one clear error (exit 1), not a queue of failed jobs.
     if (!model.offlineDemo) {
       try {
-        await checkModelEndpoint({ baseURL: model.baseURL, model: model.model, apiKey: io.env.OPENAI_API_KEY ?? '' });
+        await checkModelEndpoint({ baseURL: model.baseURL, model: model.model, baseURLFrom, apiKey: keyless ? KEYLESS_API_KEY : (io.env.OPENAI_API_KEY ?? '') });
       } catch (error) {
         await model.close();
         throw error;
@@ -137,6 +142,12 @@ export const workerCommand: CliCommand = {
     const { controlPlane, where } = await openFromOptions(values, io, true, (error) =>
       io.stderr.write(`ankole worker: background duty failed (retrying): ${(error as Error).message}\n`),
     );
+    // A refused token is one sentence now, not a refusal at every poll.
+    await checkWorkerAccess(controlPlane.client, controlPlaneChoiceFromOptions(values, io)).catch(async (error: unknown) => {
+      await controlPlane.close();
+      await model.close();
+      throw error;
+    });
     const stop = new AbortController();
     const force = new AbortController();
     const onSignal = () => {
@@ -177,11 +188,12 @@ export const workerCommand: CliCommand = {
           if (!AGENT_NAME_PATTERN.test(job.agentId)) {
             throw new CliError('agent_invalid', `The job's agent "${job.agentId}" is not a valid agent name, so it has no home folder.`);
           }
-          const home = homes === undefined ? defaultAgentHome(job.agentId, io.env) : path.join(homes, job.agentId);
-          await mkdir(home, { recursive: true });
+          const agentConfig = await loadAnkoleConfig({ agent: job.agentId, env: io.env });
+          // The job's own home (`jobs start --home`, a schedule's), else the agent config's `home`, else the worker's default.
+          const home = await jobHome(job, agentConfig, homes, io.env);
           const extraTools = mcp === undefined ? undefined : await mcp.tools();
           // The agent's own file may allow more hosts than the worker's flags and user file.
-          const agentHosts = configSetting(await loadAnkoleConfig({ agent: job.agentId, env: io.env }), 'commands.allowHosts')?.value as string[] | undefined;
+          const agentHosts = configSetting(agentConfig, 'commands.allowHosts')?.value as string[] | undefined;
           const allowHosts = [...new Set([...commands.allowHosts, ...(agentHosts ?? [])])];
           return {
             home,
@@ -213,6 +225,20 @@ export const workerCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * The folder a job's turn runs in: the job's `home` (set by `jobs start --home` or its schedule), else the agent config's
+ * `home`, else `--homes/<agent>` or the agent's default home (created).
+ * @throws CliError when the job's or the config's home is not an existing folder on this machine.
+ */
+async function jobHome(job: { home: string | null; agentId: string }, loaded: LoadedConfig, homes: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const configured = configSetting(loaded, 'home');
+  if (job.home !== null) return existingFolder(job.home, 'The job\'s home');
+  if (configured !== undefined) return existingFolder(String(configured.value), `The home of ${configured.source}`);
+  const home = homes === undefined ? defaultAgentHome(job.agentId, env) : path.join(homes, job.agentId);
+  await mkdir(home, { recursive: true });
+  return home;
+}
 
 async function existingFolder(folder: string, option: string): Promise<string> {
   const info = await stat(folder).catch(() => undefined);
