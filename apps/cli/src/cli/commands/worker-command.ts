@@ -12,6 +12,7 @@ import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { openModel } from '../model-setup.js';
 import { countOf } from '../../render/plural.js';
+import { formatDuration } from '../../render/format.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { mcpConfigOption } from '../turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
@@ -235,11 +236,11 @@ function eventLine(event: WorkerEvent): string {
   if (event.type === 'worker.error') return `! ${message(event.error)}`;
   if (event.type === 'advance.ran') {
     const report = event.report;
-    return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${report.durationMs} ms, ${countOf(report.newTasks, 'new task')}, ${report.status}`;
+    return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${formatDuration(report.durationMs)}, ${countOf(report.newTasks, 'new task')}, ${report.status}`;
   }
   if (event.type === 'job.retrying' || event.type === 'task.retrying') {
     const what = event.type === 'job.retrying' ? `job ${event.job.id} (agent ${event.job.agentId})` : `task ${event.task.id} (workflow ${event.task.workflowId})`;
-    return `… ${what}: model call ${event.attempt} of ${event.attempts} failed, trying again in ${seconds(event.delayMs)}: ${event.error}`;
+    return `… ${what}: model call ${event.attempt} of ${event.attempts} failed, trying again in ${formatDuration(event.delayMs)}: ${event.error}`;
   }
   if ('task' in event) return taskEventLine(event);
   const job = event.job;
@@ -248,11 +249,11 @@ function eventLine(event: WorkerEvent): string {
     case 'job.claimed':
       return `▶ ${name}: running (attempt ${event.job.attempts})`;
     case 'job.succeeded':
-      return `✓ ${name}: succeeded in ${seconds(event.durationMs)}`;
+      return `✓ ${name}: succeeded in ${formatDuration(event.durationMs)}`;
     case 'job.failed':
-      return `✗ ${name}: failed in ${seconds(event.durationMs)}: ${event.error}`;
+      return `✗ ${name}: failed in ${formatDuration(event.durationMs)}: ${event.error}`;
     case 'job.cancelled':
-      return `■ ${name}: cancelled, turn stopped after ${seconds(event.durationMs)}`;
+      return `■ ${name}: cancelled, turn stopped after ${formatDuration(event.durationMs)}`;
     case 'job.released':
       return `↩ ${name}: handed back to the queue`;
     case 'job.lost':
@@ -269,11 +270,11 @@ function taskEventLine(event: WorkerTaskEvent): string {
     case 'task.claimed':
       return `▶ ${name}: running (attempt ${event.task.attempts})`;
     case 'task.succeeded':
-      return `✓ ${name}: result stored in ${seconds(event.durationMs)}`;
+      return `✓ ${name}: result stored in ${formatDuration(event.durationMs)}`;
     case 'task.failed':
-      return `✗ ${name}: failed in ${seconds(event.durationMs)}: ${event.error}`;
+      return `✗ ${name}: failed in ${formatDuration(event.durationMs)}: ${event.error}`;
     case 'task.cancelled':
-      return `■ ${name}: cancelled, turn stopped after ${seconds(event.durationMs)}`;
+      return `■ ${name}: cancelled, turn stopped after ${formatDuration(event.durationMs)}`;
     case 'task.released':
       return `↩ ${name}: handed back to the queue`;
     case 'task.lost':
@@ -290,10 +291,6 @@ function mcpEventLine(event: WorkerMcpEvent): string {
 /** `09:03:12`: the local clock time a worker log line starts with. */
 function clockTime(date: Date): string {
   return [date.getHours(), date.getMinutes(), date.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function message(error: unknown): string {

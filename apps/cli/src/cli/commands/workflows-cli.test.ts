@@ -160,6 +160,16 @@ describe('ankole workflows on the embedded database', () => {
     const cli = worker(env, '--data-dir', dataDir());
     await cli.waitForOutput(`⟳ workflow ${id} (agent default): advanced in`, EMBEDDED_MS);
     await until(async () => (new RegExp(`workflow ${id} .*, succeeded`).test(cli.stdout()) ? true : undefined), 'the workflow to succeed', EMBEDDED_MS);
+    // Durations are rounded: "advanced in 194 ms", never "194.19769900000028 ms".
+    const advances = cli.stdout().match(/advanced in \S+ \S+,/g) ?? [];
+    expect(advances.length).toBeGreaterThan(0);
+    for (const advance of advances) expect(advance).toMatch(/^advanced in (\d+ ms|\d+\.\d s),$/);
+    // A user's typos through the worker's socket: each is one line on the worker's console, no stack trace.
+    const typos = [['approvals', 'show', '65cd'], ['approvals', 'approve', '65cd'], ['workflows', 'show', '65cd'], ['brain', 'show', '65cd']];
+    for (const typo of typos) expect((await runCliProcess([...typo, '--data-dir', dataDir()], env, EMBEDDED_MS)).code).toBe(2);
+    const logged = cli.stderr().split('\n').filter((line) => line.includes('65cd'));
+    expect(logged).toHaveLength(typos.length);
+    expect(cli.stderr()).not.toMatch(/^\s+at /m);
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code).toBe(0);
     expect(cli.stdout()).toMatch(/workflow tasks: 2 succeeded, 0 failed, 0 cancelled, 0 handed back, 0 held for approval; \d+ advances?\./);
