@@ -107,7 +107,7 @@ describe('cancelling what already ended', () => {
     expect(shown.stdout).toContain(`Job ${job.id}`);
     const none = await runCliProcess(['jobs', 'show', 'ffff0000'], dbEnv);
     expect(none.code).toBe(2);
-    expect(none.stderr.trimEnd()).toBe('ankole: No job id starts with "ffff0000".');
+    expect(none.stderr.trimEnd()).toBe('ankole: No job id starts with "ffff0000" for agent default (another agent\'s: pass --agent NAME).');
     const scheduleAgain = await runCliProcess(['schedules', 'cancel', schedule.id], dbEnv);
     expect(scheduleAgain.code).toBe(1);
     expect(scheduleAgain.stderr.trimEnd()).toBe(`ankole: Schedule ${schedule.id} had already been cancelled: there was nothing to cancel.`);

@@ -3,6 +3,7 @@ import { EXIT_CODES } from './exit-codes.js';
 import type { CliIO } from './cli-io.js';
 import { COMMANDS } from './commands/index.js';
 import { hoistGlobalOptions } from './global-options.js';
+import { forPeople } from './human-wording.js';
 import { closestMatch } from './suggest.js';
 
 function version(): string {
@@ -78,7 +79,7 @@ function isKnownError(error: unknown): error is KnownError {
 
 function report(error: unknown, io: CliIO): number {
   if (isKnownError(error)) {
-    io.stderr.write(`ankole: ${error.message}\n`);
+    io.stderr.write(`ankole: ${forPeople(error.message)}\n`);
     if (typeof error.exitCode === 'number') return error.exitCode;
     return error.kind === 'usage' ? EXIT_CODES.usage : EXIT_CODES.failure;
   }

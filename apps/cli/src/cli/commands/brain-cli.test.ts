@@ -84,7 +84,7 @@ describe.each(['postgres', 'pglite'] as const)('ankole brain on %s', (kind) => {
     if (kind === 'postgres') {
       const missing = await brain('show', 'No such page', '--agent', 'gardener');
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toContain('No Brain page with id or title "No such page" exists for this agent.');
+      expect(missing.stderr).toContain('No Brain page with id or title "No such page" for this agent: `ankole brain list`');
     }
     const noFolder = await brain('import', path.join(scratch, 'nowhere'));
     expect(noFolder.code).toBe(2);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { MAX_BRAIN_IMPORT_PAGES, type ControlPlaneClient, type ImportPagesResult } from '@core/control-plane';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
+import { resolveIdPrefix } from '../id-prefix.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
 import { readMarkdownPages, type MarkdownPage } from './read-markdown-pages.js';
@@ -19,7 +20,7 @@ const OPTIONS = {
 const HELP = [
   'Usage: ankole brain [list]                the agent\'s Brain pages, by title',
   '       ankole brain search "<query>"      full-text recall: the best pages, with snippets (matches in **bold**)',
-  '       ankole brain show <page>           one page (by id or title), whole',
+  '       ankole brain show <page>           one page (by id, its first characters, or title), whole',
   '       ankole brain import <dir>          the Markdown files under <dir> (recursive) as pages: the title is the',
   '                                          first heading, else the file name; a page with the same title is replaced',
   '',
@@ -111,9 +112,18 @@ export const brainCommand: CliCommand = {
   },
 };
 
-/** The whole page, read window by window. */
+/**
+ * The whole page, read window by window: `page` is its id, its title, or the first 4 characters or more of its id.
+ * @throws the control plane's not-found error when no page has that id, title or id prefix.
+ */
 async function wholePage(client: ControlPlaneClient, agentId: string, page: string) {
-  let slice = await client.brain.getPage({ agentId, page, limit: 50_000 });
+  let slice = await client.brain.getPage({ agentId, page, limit: 50_000 }).catch(async (error: unknown) => {
+    const notFound = (error as { code?: unknown }).code === 'page_not_found';
+    if (!notFound || !/^[0-9a-f-]{4,}$/i.test(page)) throw error;
+    const ids = (await client.brain.listPages({ agentId, limit: 1000 })).pages.map((listed) => listed.id);
+    const id = await resolveIdPrefix({ given: page, kind: 'Brain page', agentId, candidates: async () => ids });
+    return client.brain.getPage({ agentId, page: id, limit: 50_000 });
+  });
   let body = slice.text;
   while (slice.nextOffset !== null) {
     slice = await client.brain.getPage({ agentId, page: slice.id, offset: slice.nextOffset, limit: 50_000 });

@@ -1,4 +1,5 @@
 import type { ControlPlaneClient, JobRecord, JobStatus } from '@core/control-plane';
+import { alreadyFinished } from '../already-finished.js';
 import { resolveIdPrefix } from '../id-prefix.js';
 import { countOf } from '../../render/plural.js';
 import { describeTime } from '../../render/relative-time.js';
@@ -107,7 +108,7 @@ export const jobsCommand: CliCommand = {
 
 /** The job id a user means: the whole id or a unique prefix of one of the agent's latest 500 jobs. */
 function jobId(client: ControlPlaneClient, agentId: string, given: string): Promise<string> {
-  return resolveIdPrefix({ given, kind: 'job', candidates: async () => (await client.jobs.list({ agentId, limit: 500 })).map((job) => job.id) });
+  return resolveIdPrefix({ given, kind: 'job', agentId, candidates: async () => (await client.jobs.list({ agentId, limit: 500 })).map((job) => job.id) });
 }
 
 /**
@@ -117,9 +118,7 @@ function jobId(client: ControlPlaneClient, agentId: string, given: string): Prom
 async function cancelUnfinished(client: ControlPlaneClient, agentId: string, jobId: string): Promise<JobRecord> {
   const current = await client.jobs.get({ agentId, jobId });
   if (current.status !== 'queued' && current.status !== 'running' && current.status !== 'awaiting_approval') {
-    throw new CliError('job_finished', `Job ${current.id} had already ${current.status === 'cancelled' ? 'been cancelled' : current.status}: there was nothing to cancel.`, {
-      exitCode: EXIT_CODES.failure,
-    });
+    throw alreadyFinished({ kind: 'Job', id: current.id, status: current.status, action: 'cancel' });
   }
   return client.jobs.cancel({ agentId, jobId });
 }

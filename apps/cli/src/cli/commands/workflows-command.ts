@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { JsonValue, WorkflowRecord, WorkflowStatus } from '@core/control-plane';
+import type { ControlPlaneClient, JsonValue, WorkflowRecord, WorkflowStatus } from '@core/control-plane';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
+import { alreadyFinished } from '../already-finished.js';
+import { resolveIdPrefix } from '../id-prefix.js';
 import { parseCommandLine, positiveInteger, stringValue, stringValues, type ParsedCommandLine } from '../parse-command-line.js';
 import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
 import { formatWorkflowTree } from './workflow-tree.js';
@@ -95,13 +97,22 @@ export const workflowsCommand: CliCommand = {
         }
         return EXIT_CODES.ok;
       }
+      const workflowId =
+        action === 'start'
+          ? ''
+          : await resolveIdPrefix({
+              given: rest[0]!,
+              kind: 'workflow',
+              agentId,
+              candidates: async () => (await client.workflows.list({ agentId, limit: 500 })).map((workflow) => workflow.id),
+            });
       if (action === 'show') {
-        const workflow = await client.workflows.get({ agentId, workflowId: rest[0]! });
+        const workflow = await client.workflows.get({ agentId, workflowId });
         io.stdout.write(json ? `${JSON.stringify(workflow)}\n` : `${formatWorkflowTree(workflow, new Date().toISOString())}\n`);
         return EXIT_CODES.ok;
       }
       const workflow =
-        action === 'cancel' ? await client.workflows.cancel({ agentId, workflowId: rest[0]! }) : await client.workflows.start({ agentId, ...start! });
+        action === 'cancel' ? await cancelRunning(client, agentId, workflowId) : await client.workflows.start({ agentId, ...start! });
       io.stdout.write(json ? `${JSON.stringify(workflow)}\n` : `${describeWorkflow(workflow, action)}\n`);
       return EXIT_CODES.ok;
     } finally {
@@ -109,6 +120,16 @@ export const workflowsCommand: CliCommand = {
     }
   },
 };
+
+/**
+ * Cancels a running workflow.
+ * @throws CliError (exit code 1, `workflow_finished`) when it had already finished: there was nothing to cancel.
+ */
+async function cancelRunning(client: ControlPlaneClient, agentId: string, workflowId: string): Promise<WorkflowRecord> {
+  const current = await client.workflows.get({ agentId, workflowId });
+  if (current.status !== 'running') throw alreadyFinished({ kind: 'Workflow', id: current.id, status: current.status, action: 'cancel' });
+  return client.workflows.cancel({ agentId, workflowId });
+}
 
 interface StartFields {
   title: string;
