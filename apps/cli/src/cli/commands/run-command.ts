@@ -1,6 +1,7 @@
 import type { AgentLoopOptions, AgentLoopResult, ApprovalPolicy } from '@core/runtime';
 import { readApprovalRules, requireListedApprovals, runTextTurn } from '@core/worker';
 import { DEMO_PROMPT } from '../../demo/demo-prompt.js';
+import { demoPlace } from '../../demo/demo-place.js';
 import { createJsonRenderer } from '../../render/json-renderer.js';
 import { createTerminalRenderer } from '../../render/terminal-renderer.js';
 import type { StopSignal, TurnRenderer } from '../../render/turn-renderer.js';
@@ -83,9 +84,9 @@ export const runCommand: CliCommand = {
     }
     // The config files under the flags and the environment (`ankole config show`).
     const configured = await applyAnkoleConfig(parsed.values, cliIO, { perAgent: true, flags: Object.keys(OPTIONS) });
-    const { values } = configured;
+    let { values } = configured;
     const { positionals } = parsed;
-    const io = configured.io;
+    let io = configured.io;
     const maxSteps = positiveInteger(values, 'max-steps', 'run');
     const approveFromEnv = io.env.ANKOLE_APPROVE === undefined || io.env.ANKOLE_APPROVE === '' ? undefined : io.env.ANKOLE_APPROVE;
     const approve = stringValue(values, 'approve') ?? approveFromEnv;
@@ -93,29 +94,39 @@ export const runCommand: CliCommand = {
       throw new CliError('approve_invalid', `${stringValue(values, 'approve') === undefined ? 'ANKOLE_APPROVE=' : '--approve '}${approve}: use ask, auto or never.`);
     }
     const controller = new AbortController();
-    const setup = await resolveTurnSetup(values, io, controller.signal);
+    const chainEnv = io.env.ANKOLE_PREVIOUS_RESPONSE_ID;
+    const chained = values['previous-response-id'] === true || chainEnv === '1' || chainEnv === 'true';
+    const modelName = stringValue(values, 'model');
+    let prompt = positionals.join(' ').trim();
+    // No prompt in the arguments: one piped in (`echo "…" | ankole run`).
+    if (prompt === '') prompt = (await readPipedPrompt(io)) ?? '';
+    let model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, ...management(configured.loaded) });
+    // The offline demo touches nothing real: it keeps its conversation and any database in a temporary folder.
+    const demo = model.offlineDemo ? await demoPlace({ values, io, prompt, modelName }).catch(async (error: unknown) => {
+      await model.close();
+      throw error;
+    }) : undefined;
+    if (demo !== undefined) {
+      ({ values, io } = demo);
+      model = { ...model, notice: `${model.notice}${demo.notice}` };
+    }
+    const setup = await resolveTurnSetup(values, io, controller.signal).catch(async (error: unknown) => {
+      await model.close();
+      await demo?.remove();
+      throw error;
+    });
     const { context } = setup;
     const store = createConversationStore({ agent: context.agent, env: io.env });
     const chosen = await chooseConversation({ store, agent: context.agent, continueLast: values.continue === true, resume: stringValue(values, 'resume') }).catch(
       async (error: unknown) => {
         await setup.close();
-        throw error;
-      },
-    );
-    const chainEnv = io.env.ANKOLE_PREVIOUS_RESPONSE_ID;
-    const chained = values['previous-response-id'] === true || chainEnv === '1' || chainEnv === 'true';
-    const modelName = stringValue(values, 'model');
-    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, ...management(configured.loaded) }).catch(
-      async (error: unknown) => {
-        await setup.close();
+        await model.close();
+        await demo?.remove();
         throw error;
       },
     );
     try {
       await demoCommands(model.offlineDemo, setup);
-      let prompt = positionals.join(' ').trim();
-      // No prompt in the arguments: one piped in (`echo "…" | ankole run`).
-      if (prompt === '') prompt = (await readPipedPrompt(io)) ?? '';
       if (prompt === '') {
         if (!model.offlineDemo) throw new CliError('prompt_missing', 'Give the prompt to run: ankole run "<prompt>" (or pipe it in: echo "<prompt>" | ankole run).');
         prompt = DEMO_PROMPT;
@@ -145,6 +156,7 @@ export const runCommand: CliCommand = {
     } finally {
       await model.close();
       await setup.close();
+      await demo?.remove();
     }
   },
 };

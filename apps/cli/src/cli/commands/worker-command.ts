@@ -17,7 +17,8 @@ import { parseCommandLine, positiveInteger, stringValue } from '../parse-command
 import { mcpConfigOption } from '../turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
 import { startDemoWorkerModel } from '../../demo/demo-worker-model.js';
-import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, openChosenControlPlane, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { demoWorkerDatabase } from '../../demo/demo-worker-control-plane.js';
 
 const OPTIONS = {
   ...CONTROL_PLANE_OPTIONS,
@@ -67,7 +68,8 @@ const HELP = [
   '  --poll-interval-ms N        how often an idle worker looks for work (default 500)',
   '  --json             one JSON line per worker event',
   '  --demo             the offline demo model (no key needed): every turn gets a scripted one-line answer, every',
-  '                     workflow task submits the smallest value its schema accepts',
+  '                     workflow task submits the smallest value its schema accepts. It never works a shared queue:',
+  '                     only its own embedded database (--data-dir DIR, else a temporary one removed when it stops)',
   ...CONTROL_PLANE_OPTIONS_HELP,
   '  -h, --help         show this help',
   '',
@@ -135,9 +137,13 @@ export const workerCommand: CliCommand = {
       const now = new Date();
       io.stdout.write(json ? `${JSON.stringify({ time: now.toISOString(), ...event })}\n` : `${clockTime(now)} ${line}\n`);
     };
-    const { controlPlane, where } = await openFromOptions(values, io, true, (error) =>
-      io.stderr.write(`ankole worker: background duty failed (retrying): ${(error as Error).message}\n`),
-    );
+    const onDutyError = (error: unknown) => io.stderr.write(`ankole worker: background duty failed (retrying): ${(error as Error).message}\n`);
+    // The demo never works a shared queue: its own embedded database only.
+    const demoDatabase = demo ? await demoWorkerDatabase(values, io.cwd).catch(async (error: unknown) => {
+      await model.close();
+      throw error;
+    }) : undefined;
+    const { controlPlane, where } = await (demoDatabase === undefined ? openFromOptions(values, io, true, onDutyError) : openChosenControlPlane(demoDatabase.choice, io, true, onDutyError));
     const stop = new AbortController();
     const force = new AbortController();
     const onSignal = () => {
@@ -161,7 +167,7 @@ export const workerCommand: CliCommand = {
       if (mcpConfig !== undefined) mcp = createWorkerMcpTools({ configPath: mcpConfig, onEvent: (event) => log(event, mcpEventLine(event)) });
       log(
         { type: 'worker.started', workerId, concurrency, model: model.model, where, commands: describeCommands(commands) },
-        `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${describeCommands(commands)}, ${model.notice}`,
+        `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${describeCommands(commands)}, ${model.notice}${demoDatabase?.note ?? ''}`,
       );
       const webProfile = webProfileFromEnv(io.env);
       const summary = await runWorker({
@@ -211,6 +217,7 @@ export const workerCommand: CliCommand = {
       await commands.close();
       await controlPlane.close();
       await model.close();
+      await demoDatabase?.remove();
     }
   },
 };
