@@ -32,6 +32,13 @@ describe('mistakes and shortcuts', () => {
     expect(far.stderr).not.toMatch(/Did you mean/);
   });
 
+  it('`ankole help jobs` is `jobs --help`, which lists every job status', async () => {
+    const help = await runCliProcess(['help', 'jobs'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await runCliProcess(['jobs', '--help'], env)).stdout);
+    expect(help.stdout).toContain('(queued, running, awaiting_approval, succeeded, failed, cancelled;');
+  });
+
   it('--home and --agent before the command are the command\'s', async () => {
     const missing = path.join(scratch, 'nope');
     const before = await runCliProcess(['--home', missing, 'tools'], env);

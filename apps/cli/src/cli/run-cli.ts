@@ -40,6 +40,9 @@ function help(): string {
  */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...args] = hoistGlobalOptions(argv);
+  // `ankole help run`: that command's help.
+  const helpOf = name === 'help' && args.length === 1 ? COMMANDS.find((candidate) => candidate.name === args[0]) : undefined;
+  if (helpOf !== undefined) return helpOf.run(['--help'], io).catch((error: unknown) => report(error, io));
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     (name === undefined ? io.stderr : io.stdout).write(help());
     return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;

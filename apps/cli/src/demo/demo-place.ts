@@ -37,7 +37,11 @@ export async function demoPlace(options: { values: ParsedCommandLine['values']; 
   const where = keepHome ? '' : ' It works in a temporary folder, removed after the turn.';
   return {
     values: keepHome ? options.values : others,
-    io: { ...options.io, env: { ...options.io.env, XDG_DATA_HOME: folder } },
+    // The properties as they are (getters stay getters: `stdinIsTTY` opens standard input only when asked).
+    io: Object.defineProperties({}, {
+      ...Object.getOwnPropertyDescriptors(options.io),
+      env: { value: { ...options.io.env, XDG_DATA_HOME: folder }, enumerable: true, writable: true, configurable: true },
+    }) as CliIO,
     notice: `${where}${notes.length === 0 ? '' : ` (${notes.join('; ')}.)`}`,
     remove: () => rm(folder, { recursive: true, force: true }),
   };

@@ -19,10 +19,11 @@ const OPTIONS = {
 
 const HELP = [
   'Usage: ankole brain [list]                the agent\'s Brain pages, by title',
-  '       ankole brain search "<query>"      full-text recall: the best pages, with snippets (matches in **bold**)',
+  '       ankole brain search "<query>"      full-text recall: the best pages, with snippets (matches in bold on a terminal)',
   '       ankole brain show <page>           one page (by id, its first characters, or title), whole',
   '       ankole brain import <dir>          the Markdown files under <dir> (recursive) as pages: the title is the',
   '                                          first heading, else the file name; a page with the same title is replaced',
+  '                                          (two files with one title are refused: nothing is imported)',
   '',
   'Brain is an agent\'s own knowledge: Markdown pages in the control plane, which its turns read with recall and',
   'get_page (and write with create_page, update_page, delete_page) when Brain is enabled (`ankole run --brain`).',
@@ -85,7 +86,8 @@ export const brainCommand: CliCommand = {
         if (json) io.stdout.write(`${JSON.stringify(result)}\n`);
         else if (result.hits.length === 0) io.stdout.write(`No Brain pages of agent ${agentId} match "${argument}".\n`);
         else {
-          const lines = result.hits.flatMap((hit, index) => [`${index + 1}. ${hit.title}  (${hit.id}, ${hit.size} characters)`, `   ${hit.snippet}`]);
+          const bold = io.stdout.isTTY === true && (io.env.NO_COLOR === undefined || io.env.NO_COLOR === '');
+          const lines = result.hits.flatMap((hit, index) => [`${index + 1}. ${hit.title}  (${hit.id}, ${hit.size} characters)`, `   ${snippetForPeople(hit.snippet, bold)}`]);
           io.stdout.write(`${lines.join('\n')}\n`);
         }
       } else if (action === 'show') {
@@ -94,6 +96,7 @@ export const brainCommand: CliCommand = {
         else io.stdout.write(`${page.title}  (${page.id}, ${page.size} characters, updated ${page.updatedAt})\n\n${page.body}${page.body.endsWith('\n') ? '' : '\n'}`);
       } else {
         const read = await readMarkdownPages(folder!);
+        refuseSharedTitles(read.pages);
         const totals = await importInBatches(client, agentId, read.pages);
         const summary = { folder, files: read.pages.length, ...totals, skipped: read.skipped };
         if (json) io.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -152,6 +155,30 @@ async function importInBatches(client: ControlPlaneClient, agentId: string, page
   }
   await flush();
   return totals;
+}
+
+/**
+ * A recall snippet for a person: its `**match**` marks drawn in bold on a terminal, left out elsewhere (`--json` keeps
+ * them as the model sees them).
+ */
+function snippetForPeople(snippet: string, bold: boolean): string {
+  return snippet.replace(/\*\*(.+?)\*\*/g, (_, text: string) => (bold ? `\u001b[1m${text}\u001b[22m` : text));
+}
+
+/**
+ * Files that would become one page: a page per title, so the later file would silently replace the earlier one.
+ * @throws CliError (exit code 2) naming each shared title and its files; nothing is imported.
+ */
+function refuseSharedTitles(pages: readonly MarkdownPage[]): void {
+  const byTitle = new Map<string, string[]>();
+  for (const page of pages) byTitle.set(page.title, [...(byTitle.get(page.title) ?? []), page.file]);
+  const shared = [...byTitle].filter(([, files]) => files.length > 1);
+  if (shared.length === 0) return;
+  const listed = shared.slice(0, 5).map(([title, files]) => `"${title}" (${files.join(', ')})`).join('; ');
+  throw new CliError(
+    'titles_shared',
+    `Files with the same title would become one page: ${listed}${shared.length > 5 ? '; …' : ''}. Give them distinct first headings (or file names); nothing was imported.`,
+  );
 }
 
 async function existingFolder(folder: string): Promise<string> {

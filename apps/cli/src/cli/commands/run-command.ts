@@ -37,6 +37,7 @@ const OPTIONS = {
 
 const HELP = [
   'Usage: ankole run [options] "<prompt>"',
+  '       ankole run [options] -          the prompt from standard input (as when one is piped in with no argument)',
   '',
   'Runs one text turn: the model and the tools of the turn, until the model answers.',
   'With OPENAI_API_KEY set it talks to a real model (at OPENAI_BASE_URL when set: any Responses-compatible',
@@ -97,9 +98,14 @@ export const runCommand: CliCommand = {
     const chainEnv = io.env.ANKOLE_PREVIOUS_RESPONSE_ID;
     const chained = values['previous-response-id'] === true || chainEnv === '1' || chainEnv === 'true';
     const modelName = stringValue(values, 'model');
-    let prompt = positionals.join(' ').trim();
+    // `-`: the prompt is standard input (`ankole run - < task.md`), which must hold one.
+    const fromStdin = positionals.length === 1 && positionals[0] === '-';
+    let prompt = fromStdin ? '' : positionals.join(' ').trim();
     // No prompt in the arguments: one piped in (`echo "…" | ankole run`).
     if (prompt === '') prompt = (await readPipedPrompt(io)) ?? '';
+    if (fromStdin && prompt === '') {
+      throw new CliError('prompt_missing', '`ankole run -` reads the prompt from standard input, which held none: pipe one in (echo "<prompt>" | ankole run -) or give it as an argument.');
+    }
     let model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, ...management(configured.loaded) });
     // The offline demo touches nothing real: it keeps its conversation and any database in a temporary folder.
     const demo = model.offlineDemo ? await demoPlace({ values, io, prompt, modelName }).catch(async (error: unknown) => {
