@@ -37,6 +37,10 @@ describe('mistakes and shortcuts', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toBe((await runCliProcess(['jobs', '--help'], env)).stdout);
     expect(help.stdout).toContain('(queued, running, awaiting_approval, succeeded, failed, cancelled;');
+    expect(help.stdout).toContain('ankole jobs start "<prompt>" --wait');
+    const workflows = await runCliProcess(['workflows', '--help'], env);
+    expect(workflows.stdout).toContain("A task's turn gets only submit_result (its arguments are the result), plus the web tools");
+    expect(workflows.stdout).toContain('ankole workflows show <id> --follow');
   });
 
   it('--home and --agent before the command are the command\'s', async () => {

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createControlPlane, createPostgresDriver, type JobRecord, type WorkflowRecord } from '@core/control-plane';
 import { testDatabaseUrl } from '@core/control-plane/testing';
-import { until } from '@core/worker/testing';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCliProcess, spawnCli } from '../__fixtures__/spawn-cli.js';
 
@@ -64,23 +63,27 @@ describe('the offline demo touches nothing real', () => {
     try {
       await worker.waitForOutput('give it work with --data-dir', 120_000);
       const dataDir = /give it work with --data-dir (\S+)\.$/m.exec(worker.stdout())![1]!;
-      const job = JSON.parse((await runCliProcess(['jobs', 'start', '--data-dir', dataDir, '--json', 'tidy the notes'], env, 60_000)).stdout) as JobRecord;
+      // --wait: queued, then run by the demo worker; the job as it ended, exit 0.
+      const waited = await runCliProcess(['jobs', 'start', '--data-dir', dataDir, '--wait', 'tidy the notes'], env, 90_000);
+      expect(waited.code).toBe(0);
+      expect(waited.stdout).toMatch(/^Queued job (\S+)\.\n/);
+      expect(waited.stdout).toContain('status:   succeeded');
+      expect(waited.stdout).toContain('(offline demo model) This turn would now work on: "tidy the notes".');
+      expect(waited.stderr.split('\n').at(-2)).toMatch(/^✓ job \S+ succeeded\.$/);
+      const jobId = /^Queued job (\S+)\./.exec(waited.stdout)![1]!;
+      const followed = await runCliProcess(['jobs', 'show', jobId.slice(0, 6), '--follow', '--data-dir', dataDir, '--json'], env, 60_000);
+      expect({ code: followed.code, status: (JSON.parse(followed.stdout) as JobRecord).status }).toEqual({ code: 0, status: 'succeeded' });
+
       const script = path.join(scratch, 'demo.js');
       const result = { type: 'object', additionalProperties: false, required: ['count'], properties: { count: { type: 'integer' } } };
       await writeFile(script, `return await task({ title: 'One', prompt: 'count', result: ${JSON.stringify(result)} });\n`);
-      const flow = JSON.parse((await runCliProcess(['workflows', 'start', '--data-dir', dataDir, '--script', script, '--json'], env, 60_000)).stdout) as WorkflowRecord;
-      const done = await until(
-        async () => {
-          const stored = JSON.parse((await runCliProcess(['jobs', 'show', job.id, '--data-dir', dataDir, '--json'], env)).stdout) as JobRecord;
-          const workflow = JSON.parse((await runCliProcess(['workflows', 'show', flow.id, '--data-dir', dataDir, '--json'], env)).stdout) as WorkflowRecord;
-          return stored.status === 'succeeded' && workflow.status === 'succeeded' ? { stored, workflow } : undefined;
-        },
-        'the demo job and workflow to succeed',
-        90_000,
-        300,
-      );
-      expect(done.stored.finalAnswer).toMatch(/^\(offline demo model\) This turn would now work on: "tidy the notes"\./);
-      expect(done.workflow.result).toEqual({ count: 0 });
+      const flow = await runCliProcess(['workflows', 'start', '--data-dir', dataDir, '--script', script, '--wait', '--json'], env, 90_000);
+      expect(flow.code).toBe(0);
+      const workflow = JSON.parse(flow.stdout) as WorkflowRecord;
+      expect(workflow).toMatchObject({ status: 'succeeded', result: { count: 0 } });
+      const shown = await runCliProcess(['workflows', 'show', workflow.id.slice(0, 6), '--follow', '--data-dir', dataDir], env, 60_000);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain(`Workflow ${workflow.id} "demo" (agent default)`);
       expect((await plane.client.jobs.get({ agentId: 'default', jobId: shared.id })).status).toBe('queued');
       worker.child.kill('SIGTERM');
       expect((await worker.exited).code).toBe(0);

@@ -4,6 +4,7 @@ import type { ControlPlaneClient, JsonValue, WorkflowRecord, WorkflowStatus } fr
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { alreadyFinished } from '../already-finished.js';
+import { followUntilFinished } from '../follow-until-finished.js';
 import { resolveIdPrefix } from '../id-prefix.js';
 import { parseCommandLine, positiveInteger, stringValue, stringValues, type ParsedCommandLine } from '../parse-command-line.js';
 import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
@@ -16,6 +17,8 @@ const OPTIONS = {
   input: { type: 'string' },
   title: { type: 'string' },
   notify: { type: 'boolean' },
+  wait: { type: 'boolean' },
+  follow: { type: 'boolean' },
   status: { type: 'string', multiple: true },
   limit: { type: 'string' },
   json: { type: 'boolean' },
@@ -30,10 +33,14 @@ const HELP = [
   '       ankole workflows cancel <id>       cancel a running workflow (queued tasks never run, running ones stop)',
   '       ankole workflows start --script FILE [--input JSON] [--title TEXT] [--notify]',
   '                                          start a workflow script for `ankole worker` to run',
+  '       ankole workflows start ... --wait  then wait until it finishes and show it (exit 1: failed or cancelled)',
+  '       ankole workflows show <id> --follow  wait until it finishes, saying each change of status, then show it',
   '',
   'A workflow script is JavaScript run in a sandbox: `input` is the --input value, `task({ title, prompt, result })`',
   'runs a sub-agent task whose result matches the closed JSON schema `result`, `log(...)` records progress, and the',
   'returned value is the workflow\'s result. Workers replay the script from the start whenever tasks finish.',
+  'A task\'s turn gets only submit_result (its arguments are the result), plus the web tools when the worker has a',
+  'web profile and Brain\'s read-only recall and get_page when Brain is on: no files, commands, jobs or schedules.',
   '',
   'Options:',
   '  --agent NAME       the agent (default: "default")',
@@ -41,6 +48,8 @@ const HELP = [
   '  --input JSON       the script\'s `input` (default null)',
   '  --title TEXT       the title of a workflow to start (default: the script\'s file name)',
   '  --notify           when it finishes, queue a turn for the agent with the outcome',
+  '  --wait             with start: wait until the workflow finishes (exit 0 when it succeeded, 1 otherwise)',
+  '  --follow           with show: the same for a workflow already started',
   '  --status S         only workflows with this status (running, succeeded, failed, cancelled; repeatable)',
   '  --limit N          most workflows to list (default 50)',
   '  --json             print JSON',
@@ -71,6 +80,8 @@ export const workflowsCommand: CliCommand = {
     if ((action === 'show' || action === 'cancel') && rest.length !== 1) throw new CliError('arguments_invalid', `Give one workflow id: ankole workflows ${action} <id>.`);
     if (action === 'start' && rest.length > 0) throw new CliError('arguments_invalid', 'ankole workflows start takes the script as --script FILE, not as arguments.');
     const start = action === 'start' ? await startInput(values, io.cwd) : undefined;
+    if (values.wait === true && action !== 'start') throw new CliError('option_invalid', '--wait goes with start (to wait for a workflow already started: ankole workflows show <id> --follow).');
+    if (values.follow === true && action !== 'show') throw new CliError('option_invalid', '--follow goes with show: ankole workflows show <id> --follow.');
 
     const { controlPlane } = await openFromOptions(values, io, false);
     try {
@@ -106,10 +117,20 @@ export const workflowsCommand: CliCommand = {
               agentId,
               candidates: async () => (await client.workflows.list({ agentId, limit: 500 })).map((workflow) => workflow.id),
             });
-      if (action === 'show') {
-        const workflow = await client.workflows.get({ agentId, workflowId });
+      if (action === 'show' || values.wait === true) {
+        const id = action === 'show' ? workflowId : (await client.workflows.start({ agentId, ...start! })).id;
+        if (action === 'start') io.stderr.write(`Started workflow ${id}; waiting for \`ankole worker\` to run it (Ctrl-C stops waiting; the workflow goes on).\n`);
+        const workflow =
+          values.follow === true || values.wait === true
+            ? await followUntilFinished({
+                read: () => client.workflows.get({ agentId, workflowId: id }),
+                finished: (status) => status !== 'running',
+                onStatus: (record) => io.stderr.write(`${record.status === 'running' ? '▶' : '•'} workflow ${record.id} is ${record.status}.\n`),
+              })
+            : await client.workflows.get({ agentId, workflowId: id });
         io.stdout.write(json ? `${JSON.stringify(workflow)}\n` : `${formatWorkflowTree(workflow, new Date().toISOString())}\n`);
-        return EXIT_CODES.ok;
+        const waited = values.follow === true || values.wait === true;
+        return !waited || workflow.status === 'succeeded' ? EXIT_CODES.ok : EXIT_CODES.failure;
       }
       const workflow =
         action === 'cancel' ? await cancelRunning(client, agentId, workflowId) : await client.workflows.start({ agentId, ...start! });
