@@ -84,6 +84,13 @@ describe('the offline demo touches nothing real', () => {
       const shown = await runCliProcess(['workflows', 'show', workflow.id.slice(0, 6), '--follow', '--data-dir', dataDir], env, 60_000);
       expect(shown.code).toBe(0);
       expect(shown.stdout).toContain(`Workflow ${workflow.id} "demo" (agent default)`);
+      // Each task's turn, drawn as it ran; --json: the stored events.
+      const transcript = await runCliProcess(['workflows', 'show', workflow.id, '--transcript', '--data-dir', dataDir], env, 60_000);
+      expect(transcript.code).toBe(0);
+      expect(transcript.stdout).toMatch(/^Transcript of task 1\. "One" \(\S+\)/);
+      const stored = JSON.parse((await runCliProcess(['workflows', 'show', workflow.id, '--transcript', '--json', '--data-dir', dataDir], env, 60_000)).stdout) as Array<{ title: string; attempts: Array<{ entries: unknown[] }> }>;
+      expect(stored.map((task) => task.title)).toEqual(['One']);
+      expect(stored[0]!.attempts[0]!.entries.length).toBeGreaterThan(0);
       expect((await plane.client.jobs.get({ agentId: 'default', jobId: shared.id })).status).toBe('queued');
       worker.child.kill('SIGTERM');
       expect((await worker.exited).code).toBe(0);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ControlPlaneClient, JsonValue, WorkflowRecord, WorkflowStatus } from '@core/control-plane';
 import type { CliCommand } from '../cli-command.js';
+import type { CliIO } from '../cli-io.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { alreadyFinished } from '../already-finished.js';
 import { followUntilFinished } from '../follow-until-finished.js';
@@ -19,6 +20,7 @@ const OPTIONS = {
   notify: { type: 'boolean' },
   wait: { type: 'boolean' },
   follow: { type: 'boolean' },
+  transcript: { type: 'boolean' },
   status: { type: 'string', multiple: true },
   limit: { type: 'string' },
   json: { type: 'boolean' },
@@ -35,6 +37,7 @@ const HELP = [
   '                                          start a workflow script for `ankole worker` to run',
   '       ankole workflows start ... --wait  then wait until it finishes and show it (exit 1: failed or cancelled)',
   '       ankole workflows show <id> --follow  wait until it finishes, saying each change of status, then show it',
+  '       ankole workflows show <id> --transcript  each task\'s turn drawn as it ran (--json: the stored events)',
   '',
   'A workflow script is JavaScript run in a sandbox: `input` is the --input value, `task({ title, prompt, result })`',
   'runs a sub-agent task whose result matches the closed JSON schema `result`, `log(...)` records progress, and the',
@@ -50,6 +53,7 @@ const HELP = [
   '  --notify           when it finishes, queue a turn for the agent with the outcome',
   '  --wait             with start: wait until the workflow finishes (exit 0 when it succeeded, 1 otherwise)',
   '  --follow           with show: the same for a workflow already started',
+  '  --transcript       with show: the turns of its tasks as they ran',
   '  --status S         only workflows with this status (running, succeeded, failed, cancelled; repeatable)',
   '  --limit N          most workflows to list (default 50)',
   '  --json             print JSON',
@@ -81,6 +85,7 @@ export const workflowsCommand: CliCommand = {
     if (action === 'start' && rest.length > 0) throw new CliError('arguments_invalid', 'ankole workflows start takes the script as --script FILE, not as arguments.');
     const start = action === 'start' ? await startInput(values, io.cwd) : undefined;
     if (values.wait === true && action !== 'start') throw new CliError('option_invalid', '--wait goes with start (to wait for a workflow already started: ankole workflows show <id> --follow).');
+    if (values.transcript === true && (action !== 'show' || values.follow === true)) throw new CliError('option_invalid', '--transcript goes with show: ankole workflows show <id> --transcript.');
     if (values.follow === true && action !== 'show') throw new CliError('option_invalid', '--follow goes with show: ankole workflows show <id> --follow.');
 
     const { controlPlane } = await openFromOptions(values, io, false);
@@ -117,6 +122,10 @@ export const workflowsCommand: CliCommand = {
               agentId,
               candidates: async () => (await client.workflows.list({ agentId, limit: 500 })).map((workflow) => workflow.id),
             });
+      if (action === 'show' && values.transcript === true) {
+        await showTaskTranscripts(client, agentId, workflowId, json, io);
+        return EXIT_CODES.ok;
+      }
       if (action === 'show' || values.wait === true) {
         const id = action === 'show' ? workflowId : (await client.workflows.start({ agentId, ...start! })).id;
         if (action === 'start') io.stderr.write(`Started workflow ${id}; waiting for \`ankole worker\` to run it (Ctrl-C stops waiting; the workflow goes on).\n`);
@@ -150,6 +159,26 @@ async function cancelRunning(client: ControlPlaneClient, agentId: string, workfl
   const current = await client.workflows.get({ agentId, workflowId });
   if (current.status !== 'running') throw alreadyFinished({ kind: 'Workflow', id: current.id, status: current.status, action: 'cancel' });
   return client.workflows.cancel({ agentId, workflowId });
+}
+
+/** `workflows show <id> --transcript`: each task's stored turn, drawn as `ankole run` draws one (or as JSON). */
+async function showTaskTranscripts(client: ControlPlaneClient, agentId: string, workflowId: string, json: boolean, io: CliIO): Promise<void> {
+  const workflow = await client.workflows.get({ agentId, workflowId });
+  const transcripts = [];
+  for (const task of workflow.tasks) transcripts.push({ task, transcript: await client.transcripts.get({ agentId, taskId: task.id }) });
+  if (json) {
+    io.stdout.write(`${JSON.stringify(transcripts.map(({ task, transcript }) => ({ title: task.title, ...transcript })))}\n`);
+    return;
+  }
+  if (transcripts.length === 0) {
+    io.stdout.write(`Workflow ${workflow.id} has no tasks yet.\n`);
+    return;
+  }
+  const { drawTranscript } = await import('../../render/draw-transcript.js');
+  transcripts.forEach(({ task, transcript }, index) => {
+    if (index > 0) io.stdout.write('\n');
+    drawTranscript({ attempts: transcript.attempts, what: `task ${task.sequence + 1}. "${task.title}" (${task.id})`, io });
+  });
 }
 
 interface StartFields {
