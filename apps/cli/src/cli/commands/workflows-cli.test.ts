@@ -194,6 +194,12 @@ describe('ankole workflows on the embedded database', () => {
     const broken = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', brokenFile], env, EMBEDDED_MS);
     expect(broken.code).toBe(2);
     expect(broken.stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
+    // A first task whose result schema is not closed: refused at start, not on a worker.
+    const looseFile = path.join(scratch, 'loose.js');
+    await writeFile(looseFile, "return await task({ title: 'Loose', prompt: 'Count.', result: { type: 'object', properties: { n: { type: 'number' } } } });\n");
+    const loose = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', looseFile], env, EMBEDDED_MS);
+    expect(loose.code).toBe(2);
+    expect(loose.stderr).toMatch(/^ankole: The workflow's first tasks cannot run: task\(\) "Loose": the result schema is not a closed schema \(at \$: .*\)\.?\n$/);
     const unknown = await runCliProcess(['workflows', 'show', 'wf-nope', '--data-dir', dataDir()], env, EMBEDDED_MS);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('"wf-nope" is not a workflow id: give the id, or its first 4 characters or more.');
