@@ -46,7 +46,11 @@ describe('id prefixes, not-found hints and finished records', () => {
     const cancelledAgain = await runCliProcess(['workflows', 'cancel', workflow.id.slice(0, 6)], env);
     expect({ code: cancelledAgain.code, stderr: cancelledAgain.stderr }).toEqual({ code: 1, stderr: `ankole: Workflow ${workflow.id} had already been cancelled: there was nothing to cancel.\n` });
 
-    expect((await runCliProcess(['approvals', 'show', approval!.id.slice(0, 5)], env)).stdout).toContain(`Approval ${approval!.id}`);
+    const approvalShown = await runCliProcess(['approvals', 'show', approval!.id.slice(0, 5)], env);
+    expect(approvalShown.stdout).toContain(`Approval ${approval!.id}`);
+    // One time format for people, as in jobs and schedules: local time with its zone, and how long ago.
+    expect(approvalShown.stdout).toMatch(/\n {2}held: {6}\d{4}-\d\d-\d\d \d\d:\d\d \S+ \((just now|\d+ s ago)\)\n/);
+    expect(shown.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d/);
     expect((await runCliProcess(['approvals', 'deny', approval!.id.slice(0, 5)], env)).code).toBe(0);
     const deniedAgain = await runCliProcess(['approvals', 'approve', approval!.id.slice(0, 5)], env);
     expect({ code: deniedAgain.code, stderr: deniedAgain.stderr }).toEqual({ code: 1, stderr: `ankole: Approval ${approval!.id} had already been denied: there was nothing to approve.\n` });

@@ -1,4 +1,5 @@
 import type { ApprovalRecord } from '@core/control-plane';
+import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { alreadyFinished } from '../already-finished.js';
@@ -120,11 +121,11 @@ function describeApproval(approval: ApprovalRecord, action: string): string {
         : `Approval ${approval.id}`;
   const lines = [
     lead,
-    `  status:    ${approval.status}${approval.decidedAt === null ? '' : ` (${approval.decidedAt})`}`,
+    `  status:    ${approval.status}${approval.decidedAt === null ? '' : ` (${describeTime(approval.decidedAt)})`}`,
     `  tool:      ${approval.toolName}${approval.isDestructive ? ' (destructive)' : ''}`,
     `  call:      ${approval.label}`,
     approval.jobId !== null ? `  job:       ${approval.jobId} "${approval.jobTitle}"` : `  task:      ${approval.taskId ?? '?'} "${approval.jobTitle}" (workflow ${approval.workflowId ?? '?'})`,
-    `  held:      ${approval.createdAt}`,
+    `  held:      ${describeTime(approval.createdAt)}`,
   ];
   if (action === 'show') lines.push(`  arguments: ${JSON.stringify(approval.params)}`);
   if (approval.reason !== null && action === 'show') lines.push(`  reason:    ${approval.reason}`);

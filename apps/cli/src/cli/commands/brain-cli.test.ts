@@ -67,7 +67,7 @@ describe.each(['postgres', 'pglite'] as const)('ankole brain on %s', (kind) => {
       const again = (await brain('import', notes, '--agent', 'gardener', '--json')).json();
       expect(again).toMatchObject({ files: 3, created: 0, updated: 0, unchanged: 3, skipped: [{ file: path.join('garden', 'huge.md') }] });
       const table = await brain('list', '--agent', 'gardener', '--limit', '2');
-      expect(table.stdout).toMatch(/^ID +CHARS +UPDATED +TITLE\n[0-9a-f-]{36} +59 +\S+ \S+ +compost-ratio\n/);
+      expect(table.stdout).toMatch(/^ID +CHARS +UPDATED +TITLE\n[0-9a-f-]{36} +59 +\d{4}-\d\d-\d\d \d\d:\d\d \S+ \([^)]+\) +compost-ratio\n/);
       expect(table.stdout).toContain('Pages 1–2 of 3 (--offset, --limit for more).');
     }
 
@@ -78,7 +78,7 @@ describe.each(['postgres', 'pglite'] as const)('ankole brain on %s', (kind) => {
 
     if (kind === 'postgres') {
       const shown = await brain('show', 'TIDE POOLS', '--agent', 'gardener');
-      expect(shown.stdout).toMatch(/^Tide pools {2}\([0-9a-f-]{36}, 53 characters, updated \S+\)\n\n# Tide pools\n\nAnemones close when the tide goes out.\n$/);
+      expect(shown.stdout).toMatch(/^Tide pools {2}\([0-9a-f-]{36}, 53 characters, updated \d{4}-\d\d-\d\d \d\d:\d\d \S+ \([^)]+\)\)\n\n# Tide pools\n\nAnemones close when the tide goes out.\n$/);
     }
   }, 120_000);
 

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_BRAIN_IMPORT_PAGES, type ControlPlaneClient, type ImportPagesResult } from '@core/control-plane';
+import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { resolveIdPrefix } from '../id-prefix.js';
@@ -76,7 +77,7 @@ export const brainCommand: CliCommand = {
         if (json) io.stdout.write(`${JSON.stringify(listed)}\n`);
         else if (listed.total === 0) io.stdout.write(`No Brain pages for agent ${agentId}.\n`);
         else {
-          const rows = listed.pages.map((page) => [page.id, String(page.size), page.updatedAt.slice(0, 19).replace('T', ' '), page.title]);
+          const rows = listed.pages.map((page) => [page.id, String(page.size), describeTime(page.updatedAt), page.title]);
           io.stdout.write(`${formatTable(['ID', 'CHARS', 'UPDATED', 'TITLE'], rows)}\n`);
           const first = (offset ?? 0) + 1;
           if (listed.pages.length < listed.total) io.stdout.write(`Pages ${first}–${first + listed.pages.length - 1} of ${listed.total} (--offset, --limit for more).\n`);
@@ -93,7 +94,7 @@ export const brainCommand: CliCommand = {
       } else if (action === 'show') {
         const page = await wholePage(client, agentId, argument);
         if (json) io.stdout.write(`${JSON.stringify(page)}\n`);
-        else io.stdout.write(`${page.title}  (${page.id}, ${page.size} characters, updated ${page.updatedAt})\n\n${page.body}${page.body.endsWith('\n') ? '' : '\n'}`);
+        else io.stdout.write(`${page.title}  (${page.id}, ${page.size} characters, updated ${describeTime(page.updatedAt)})\n\n${page.body}${page.body.endsWith('\n') ? '' : '\n'}`);
       } else {
         const read = await readMarkdownPages(folder!);
         refuseSharedTitles(read.pages);

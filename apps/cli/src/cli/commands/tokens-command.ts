@@ -1,5 +1,6 @@
 import { createAccessTokens, type AccessTokens } from '@core/control-plane-server';
 import { localTokens } from '../../control-plane/local-socket.js';
+import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { resolveIdPrefix } from '../id-prefix.js';
@@ -76,7 +77,7 @@ export const tokensCommand: CliCommand = {
         io.stdout.write(
           json
             ? `${JSON.stringify(records)}\n`
-            : `${formatTable(['ID', 'KIND', 'AGENT', 'LABEL', 'CREATED', 'REVOKED'], records.map((r) => [r.id, r.kind, r.agentId ?? '-', r.label, r.createdAt, r.revokedAt ?? '-']))}\n`,
+            : `${formatTable(['ID', 'KIND', 'AGENT', 'LABEL', 'CREATED', 'REVOKED'], records.map((r) => [r.id, r.kind, r.agentId ?? '-', r.label, describeTime(r.createdAt), r.revokedAt === null ? '-' : describeTime(r.revokedAt)]))}\n`,
         );
       } else {
         const id = await resolveIdPrefix({ given: rest[0]!, kind: 'token', candidates: async () => (await tokens.list()).filter((token) => token.revokedAt === null).map((token) => token.id) });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ControlPlaneClient, JsonValue, WorkflowRecord, WorkflowStatus } from '@core/control-plane';
+import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../cli-command.js';
 import type { CliIO } from '../cli-io.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
@@ -105,7 +106,7 @@ export const workflowsCommand: CliCommand = {
                 workflow.status,
                 String(workflow.taskCount),
                 String(workflow.replays),
-                workflow.createdAt.slice(0, 19).replace('T', ' '),
+                describeTime(workflow.createdAt),
                 workflow.title,
               ]),
             )}\n`,
@@ -218,7 +219,7 @@ function parseJsonOption(text: string): JsonValue {
 
 function describeWorkflow(workflow: WorkflowRecord, action: string): string {
   const lead = action === 'cancel' ? `Workflow ${workflow.id} is ${workflow.status}.` : `Started workflow ${workflow.id}; \`ankole worker\` runs it.`;
-  const lines = [lead, `  title:   ${workflow.title}`, `  status:  ${workflow.status}`, `  tasks:   ${workflow.taskCount}`, `  created: ${workflow.createdAt}`];
+  const lines = [lead, `  title:   ${workflow.title}`, `  status:  ${workflow.status}`, `  tasks:   ${workflow.taskCount}`, `  created: ${describeTime(workflow.createdAt)}`];
   if (workflow.notifyOnFinish) lines.push('  notify:  a turn for the agent with the outcome when it finishes');
   if (workflow.error !== null) lines.push(`  error:   ${workflow.error}`);
   return lines.join('\n');
