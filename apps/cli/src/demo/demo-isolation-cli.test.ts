@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createControlPlane, createPostgresDriver, type JobRecord, type WorkflowRecord } from '@core/control-plane';
 import { testDatabaseUrl } from '@core/control-plane/testing';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliProcess, spawnCli } from '../__fixtures__/spawn-cli.js';
 
 // The offline demo touches nothing real: no files in a folder meant for a real model, no conversation of a real
@@ -20,8 +20,10 @@ beforeEach(async () => {
   await mkdir(path.join(scratch, 'tmp'));
   env = { HOME: scratch, XDG_DATA_HOME: path.join(scratch, 'data'), TMPDIR: path.join(scratch, 'tmp') };
 });
-afterAll(async () => {
+afterEach(async () => {
   await rm(scratch, { recursive: true, force: true });
+});
+afterAll(async () => {
   const driver = createPostgresDriver({ connectionString: DATABASE_URL });
   await driver.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; DROP SCHEMA IF EXISTS ${schema}_queue CASCADE;`);
   await driver.close();
