@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -28,9 +29,24 @@ describe("the CLI's entry files", () => {
   it("the repository README's alias runs the built command, as written from the repository root", async () => {
     const repository = path.resolve(root, '../..');
     const readme = await readFile(path.join(repository, 'README.md'), 'utf8');
-    const alias = /^alias ankole="(.+?)"/m.exec(readme)?.[1];
+    const alias = /`alias ankole="(.+?)"`/.exec(readme)?.[1];
     expect(alias).toBe('node $PWD/apps/cli/dist/ankole.cjs');
     const { stdout } = await run('sh', ['-c', `${alias!} --help`], { cwd: repository, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ANKOLE_COMPILE_CACHE: 'off' } });
     expect(stdout).toMatch(/^Usage: ankole <command>/);
   });
+
+  it("the README's `npm link` in apps/cli puts `ankole` on the PATH; `ankole help run` prints run's help", async () => {
+    const repository = path.resolve(root, '../..');
+    const readme = await readFile(path.join(repository, 'README.md'), 'utf8');
+    expect(readme).toContain('(cd apps/cli && npm link)');
+    const prefix = await mkdtemp(path.join(tmpdir(), 'ankole-npm-link-'));
+    try {
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: prefix, npm_config_prefix: prefix, npm_config_update_notifier: 'false', ANKOLE_COMPILE_CACHE: 'off' };
+      await run('sh', ['-c', 'cd apps/cli && npm link'], { cwd: repository, env });
+      const { stdout } = await run(path.join(prefix, 'bin', 'ankole'), ['help', 'run'], { env });
+      expect(stdout).toMatch(/^Usage: ankole run \[options\] "<prompt>"\n/);
+    } finally {
+      await rm(prefix, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -54,7 +54,7 @@ export function createAdvanceApi(options: WorkflowEngineOptions): AdvanceApi {
         agentId: row.agent_id,
         status,
         newTasks,
-        durationMs: performance.now() - started,
+        durationMs: Math.round(performance.now() - started),
       });
 
       if (row.advance_attempts > limits.maxAdvanceAttempts) {

@@ -13,6 +13,9 @@ import type { WorkflowEngineOptions } from './workflow-engine.js';
 import { workflowDetails, workflowRecord, type TaskRow, type WorkflowRow } from './workflow-records.js';
 import { cancelUnfinishedTasks, cancelWorkflow, countRunningWorkflows, insertWorkflow, queueFinishNotice } from './workflow-transitions.js';
 
+/** What a run's error says when a `task()` result schema is not closed (`checkTaskArguments` in workflow-sandbox.ts). */
+const NOT_CLOSED = 'the result schema is not a closed schema';
+
 /** The agent-facing half of the workflow engine: start, get, list, cancel. */
 export function createWorkflowApi(options: WorkflowEngineOptions): WorkflowApi {
   const { driver, schema, limits, sandbox } = options;
@@ -48,6 +51,14 @@ export function createWorkflowApi(options: WorkflowEngineOptions): WorkflowApi {
       const problem = await sandbox.check(parsed.script, limits);
       if (problem !== undefined) {
         throw new ControlPlaneInputError('script_invalid', `The workflow script does not compile: ${problem}.`, { field: 'script' });
+      }
+      // Its first run, before any task has a result: a task() whose result schema is not closed is refused now, with
+      // the reason, rather than failing the workflow on a worker. Later tasks' schemas are checked when they are reached.
+      const trial = await sandbox.run({ script: parsed.script, input: JSON.parse(inputJson) as JsonValue, seed: 0, startTime: Date.now(), journal: [], limits });
+      const failure = trial.kind === 'ran' && trial.run.outcome.kind === 'failed' ? trial.run.outcome.error : undefined;
+      if (failure?.includes(NOT_CLOSED) === true) {
+        const reason = failure.slice(failure.indexOf('task()')).split('\n')[0] ?? failure;
+        throw new ControlPlaneInputError('result_schema_invalid', `The workflow's first tasks cannot run: ${reason}`, { field: 'script' });
       }
       const row = await driver.transaction(async (transaction) => {
         if ((await countRunningWorkflows(transaction, tables, parsed.agentId)) >= limits.maxRunningPerAgent) {

@@ -168,4 +168,13 @@ describe('config files', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(`ankole: The config file ${userFile()} is not valid: maxSteps must be at least 1.\n`);
   });
+
+  it('an mcpConfig from config.json that is missing is reported as the file\'s setting, not as a flag', async () => {
+    await writeConfig(userFile(), { mcpConfig: 'missing-mcp.json' });
+    const tools = await runCliProcess(['tools', '--home', home], env);
+    expect({ code: tools.code, stderr: tools.stderr }).toEqual({
+      code: 2,
+      stderr: `ankole: The MCP config ${path.join(scratch, 'config', 'ankole', 'missing-mcp.json')} does not exist: fix "mcpConfig" in ${userFile()} (or give --mcp-config) to name an mcporter config file.\n`,
+    });
+  });
 });

@@ -15,6 +15,14 @@ export interface ConfiguredCommand {
   loaded: LoadedConfig;
 }
 
+/** The suffix of the key that holds the config file a flag's value came from (`mcp-config@config`). */
+const FROM_CONFIG = '@config';
+
+/** The config file a flag's value was taken from by `applyAnkoleConfig` (undefined: the flag was given, or not set). */
+export function configSource(values: ParsedCommandLine['values'], flag: string): string | undefined {
+  return stringValue(values, `${flag}${FROM_CONFIG}`);
+}
+
 /** The flags a config setting fills in when they are not given. */
 const FLAG_SETTINGS = [
   ['max-steps', 'maxSteps'],
@@ -45,7 +53,10 @@ export async function applyAnkoleConfig(
   for (const [flag, setting] of FLAG_SETTINGS) {
     if (!options.flags.includes(flag) || stringValue(values, flag) !== undefined) continue;
     const found = configSetting(loaded, setting);
-    if (found !== undefined) configured[flag] = String(found.value);
+    if (found === undefined) continue;
+    configured[flag] = String(found.value);
+    // Which file gave it, so a message about it names that file rather than the flag (`configSource`).
+    configured[`${flag}${FROM_CONFIG}`] = found.source;
   }
   // The commands' allowed hosts: the config files' before the flag's. (The opt-out, commands.unsandboxed, is
   // ANKOLE_UNSANDBOXED_COMMANDS in the environment.)

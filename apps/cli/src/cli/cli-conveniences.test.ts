@@ -32,6 +32,17 @@ describe('mistakes and shortcuts', () => {
     expect(far.stderr).not.toMatch(/Did you mean/);
   });
 
+  it('`ankole help jobs` is `jobs --help`, which lists every job status', async () => {
+    const help = await runCliProcess(['help', 'jobs'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await runCliProcess(['jobs', '--help'], env)).stdout);
+    expect(help.stdout).toContain('(queued, running, awaiting_approval, succeeded, failed, cancelled;');
+    expect(help.stdout).toContain('ankole jobs start "<prompt>" --wait');
+    const workflows = await runCliProcess(['workflows', '--help'], env);
+    expect(workflows.stdout).toContain("A task's turn gets only submit_result (its arguments are the result), plus the web tools");
+    expect(workflows.stdout).toContain('ankole workflows show <id> --follow');
+  });
+
   it('--home and --agent before the command are the command\'s', async () => {
     const missing = path.join(scratch, 'nope');
     const before = await runCliProcess(['--home', missing, 'tools'], env);
@@ -107,7 +118,7 @@ describe('cancelling what already ended', () => {
     expect(shown.stdout).toContain(`Job ${job.id}`);
     const none = await runCliProcess(['jobs', 'show', 'ffff0000'], dbEnv);
     expect(none.code).toBe(2);
-    expect(none.stderr.trimEnd()).toBe('ankole: No job id starts with "ffff0000".');
+    expect(none.stderr.trimEnd()).toBe('ankole: No job id starts with "ffff0000" for agent default (another agent\'s: pass --agent NAME).');
     const scheduleAgain = await runCliProcess(['schedules', 'cancel', schedule.id], dbEnv);
     expect(scheduleAgain.code).toBe(1);
     expect(scheduleAgain.stderr.trimEnd()).toBe(`ankole: Schedule ${schedule.id} had already been cancelled: there was nothing to cancel.`);
@@ -130,36 +141,6 @@ describe('cancelling what already ended', () => {
     const [schedule] = JSON.parse(listed.stdout) as Array<{ nextRunTimes: string[] }>;
     expect(schedule!.nextRunTimes[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z$/);
   }, 60_000);
-
-  it('ankole worker --demo runs jobs and a workflow task with no key, offline', async () => {
-    const plane = await createControlPlane({ databaseUrl: DATABASE_URL, schema, background: false });
-    const job = await plane.client.jobs.start({ agentId: 'demo', prompt: 'tidy the notes' });
-    const result = { type: 'object', additionalProperties: false, required: ['facts', 'count'], properties: { facts: { type: 'array', items: { type: 'string' } }, count: { type: 'integer' } } };
-    const workflow = await plane.client.workflows.start({
-      agentId: 'demo',
-      title: 'Demo',
-      script: `const got = await task({ title: 'One', prompt: 'find facts', result: ${JSON.stringify(result)} });\nreturn got;`,
-      input: {},
-    });
-    const worker = spawnCli(['worker', '--demo', '--poll-interval-ms', '100'], { ...env, DATABASE_URL, ANKOLE_DB_SCHEMA: schema });
-    try {
-      await worker.waitForOutput('offline demo model', 30_000);
-      const deadline = Date.now() + 40_000;
-      let done = false;
-      while (!done && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const stored = await plane.client.jobs.get({ agentId: 'demo', jobId: job.id });
-        const flow = await plane.client.workflows.get({ agentId: 'demo', workflowId: workflow.id });
-        done = stored.status === 'succeeded' && flow.status === 'succeeded';
-      }
-      expect((await plane.client.jobs.get({ agentId: 'demo', jobId: job.id })).finalAnswer).toMatch(/^\(offline demo model\) This turn would now work on: "tidy the notes"\./);
-      expect(await plane.client.workflows.get({ agentId: 'demo', workflowId: workflow.id })).toMatchObject({ status: 'succeeded', result: { facts: [], count: 0 } });
-    } finally {
-      worker.child.kill('SIGTERM');
-      await worker.exited;
-      await plane.close();
-    }
-  }, 90_000);
 
   it('schedules show lists the jobs a schedule started', async () => {
     const plane = await createControlPlane({ databaseUrl: DATABASE_URL, schema, background: false, minScheduleIntervalSeconds: 1 });

@@ -44,3 +44,20 @@ it('an empty pipe is no prompt: the usage sentence says how to give one', async 
   expect(result.code).toBe(2);
   expect(result.stderr.trimEnd()).toBe('ankole: Give the prompt to run: ankole run "<prompt>" (or pipe it in: echo "<prompt>" | ankole run).');
 }, 60_000);
+
+it('`ankole run -` takes the prompt from standard input, and says so when it held none', async () => {
+  const server = await startTestModelServer({ script: [(request) => reply.text(`You said: ${lastUserText(request)}`)] });
+  try {
+    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: server.baseURL, HOME: scratch, XDG_DATA_HOME: scratch };
+    const result = await runPiped(['run', '--home', scratch, '-'], 'Count the notes\n', env);
+    expect(result.code).toBe(0);
+    expect(lastUserText(server.requests.at(-1)!)).toBe('Count the notes');
+    const empty = await runPiped(['run', '--home', scratch, '-'], '', env);
+    expect({ code: empty.code, stderr: empty.stderr }).toEqual({
+      code: 2,
+      stderr: 'ankole: `ankole run -` reads the prompt from standard input, which held none: pipe one in (echo "<prompt>" | ankole run -) or give it as an argument.\n',
+    });
+  } finally {
+    await server.close();
+  }
+}, 60_000);

@@ -3,6 +3,7 @@ import { EXIT_CODES } from './exit-codes.js';
 import type { CliIO } from './cli-io.js';
 import { COMMANDS } from './commands/index.js';
 import { hoistGlobalOptions } from './global-options.js';
+import { forPeople } from './human-wording.js';
 import { closestMatch } from './suggest.js';
 
 function version(): string {
@@ -39,6 +40,9 @@ function help(): string {
  */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...args] = hoistGlobalOptions(argv);
+  // `ankole help run`: that command's help.
+  const helpOf = name === 'help' && args.length === 1 ? COMMANDS.find((candidate) => candidate.name === args[0]) : undefined;
+  if (helpOf !== undefined) return helpOf.run(['--help'], io).catch((error: unknown) => report(error, io));
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     (name === undefined ? io.stderr : io.stdout).write(help());
     return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
@@ -78,7 +82,7 @@ function isKnownError(error: unknown): error is KnownError {
 
 function report(error: unknown, io: CliIO): number {
   if (isKnownError(error)) {
-    io.stderr.write(`ankole: ${error.message}\n`);
+    io.stderr.write(`ankole: ${forPeople(error.message)}\n`);
     if (typeof error.exitCode === 'number') return error.exitCode;
     return error.kind === 'usage' ? EXIT_CODES.usage : EXIT_CODES.failure;
   }

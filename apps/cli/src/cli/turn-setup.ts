@@ -6,6 +6,7 @@ import { describeControlPlaneChoice, type ControlPlaneChoice } from '../control-
 import { CONTROL_PLANE_OPTIONS, controlPlaneChoiceFromOptions, openChosenControlPlane } from '../control-plane/control-plane-options.js';
 import { createLazyControlPlane } from '../control-plane/lazy-control-plane.js';
 import { resolveAgentHome } from './agent-home.js';
+import { configSource } from './apply-config.js';
 import { commandsSetup, type CommandsSetup } from './command-sandbox-setup.js';
 import { CliError } from './cli-error.js';
 import type { CliIO } from './cli-io.js';
@@ -151,8 +152,11 @@ export async function mcpConfigOption(values: ParsedCommandLine['values'], io: P
   if (mcpConfig === undefined) return undefined;
   const configPath = path.resolve(io.cwd, mcpConfig);
   const info = await stat(configPath).catch(() => undefined);
-  if (info === undefined) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: give --mcp-config an mcporter config file.`);
-  if (!info.isFile()) throw new CliError('mcp_config_not_file', `The MCP config ${configPath} is not a file: give --mcp-config an mcporter config file (JSON with mcpServers).`);
+  const file = configSource(values, 'mcp-config');
+  // From a config file: the message names that file's `mcpConfig`, not a flag the user never gave.
+  const fix = file === undefined ? 'give --mcp-config' : `fix "mcpConfig" in ${file} (or give --mcp-config) to name`;
+  if (info === undefined) throw new CliError('mcp_config_not_found', `The MCP config ${configPath} does not exist: ${fix} an mcporter config file.`);
+  if (!info.isFile()) throw new CliError('mcp_config_not_file', `The MCP config ${configPath} is not a file: ${fix} an mcporter config file (JSON with mcpServers).`);
   // Bad JSON or the wrong shape is a usage error (McpConfigError, one sentence) before anything starts.
   const { checkMcpConfig } = await import('@core/tools-mcp');
   await checkMcpConfig(configPath);

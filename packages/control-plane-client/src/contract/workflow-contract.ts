@@ -100,6 +100,11 @@ export function describeWorkflowContract(planes: ContractPlanes): void {
       });
       expect(await deep.client.workflows.start({ agentId: 'a', title: 't', script: 'return 1' })).toMatchObject({ status: 'running' });
       await expect(client.workflows.start({ agentId: 'a', title: 't', script: 'return 1', input: 10n as never })).rejects.toMatchObject({ code: 'input_invalid' });
+      // A first task whose result schema is not closed is refused at start, with the reason.
+      await expect(client.workflows.start({ agentId: 'a', title: 't', script: `return await ${'task'}({ title: 'x', prompt: 'y', result: {} });` })).rejects.toMatchObject({
+        code: 'result_schema_invalid',
+        message: expect.stringMatching(/^The workflow's first tasks cannot run: task\(\) "x": the result schema is not a closed schema \(at \$: the root must be an object schema/),
+      });
       await client.workflows.start({ agentId: 'a', title: 't', script: `return await ${'task'}({ title: 'x', prompt: 'y', result: {} });` });
       await expect(client.workflows.start({ agentId: 'a', title: 't', script: 'return 1' })).rejects.toMatchObject({ code: 'workflow_limit_reached' });
       expect(await client.workflows.start({ agentId: 'b', title: 't', script: 'return 1' })).toMatchObject({ status: 'running' });

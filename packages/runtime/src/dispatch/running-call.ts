@@ -100,7 +100,7 @@ export class RunningCall {
   }
 
   private elapsed(): number {
-    return performance.now() - this.startedAt;
+    return Math.round(performance.now() - this.startedAt);
   }
 
   private abortTool(reason: Error): void {

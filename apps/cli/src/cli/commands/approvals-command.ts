@@ -1,6 +1,9 @@
 import type { ApprovalRecord } from '@core/control-plane-client';
+import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
+import { alreadyFinished } from '../already-finished.js';
+import { resolveIdPrefix } from '../id-prefix.js';
 import { parseCommandLine, positiveInteger, stringValue, stringValues } from '../parse-command-line.js';
 import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
 
@@ -83,10 +86,17 @@ export const approvalsCommand: CliCommand = {
         }
         return EXIT_CODES.ok;
       }
-      const approvalId = rest[0]!;
+      const approvalId = await resolveIdPrefix({
+        given: rest[0]!,
+        kind: 'approval',
+        agentId,
+        candidates: async () => (await client.approvals.list({ agentId, status: [...STATUSES], limit: 500 })).map((approval) => approval.id),
+      });
+      const current = await client.approvals.get({ agentId, approvalId });
+      if (action !== 'show' && current.status !== 'pending') throw alreadyFinished({ kind: 'Approval', id: current.id, status: current.status, action: action as 'approve' | 'deny' });
       const approval =
         action === 'show'
-          ? await client.approvals.get({ agentId, approvalId })
+          ? current
           : await client.approvals.decide({ agentId, approvalId, approved: action === 'approve', ...(reason === undefined ? {} : { reason }) });
       io.stdout.write(json ? `${JSON.stringify(approval)}\n` : `${describeApproval(approval, action)}\n`);
       return EXIT_CODES.ok;
@@ -111,11 +121,11 @@ function describeApproval(approval: ApprovalRecord, action: string): string {
         : `Approval ${approval.id}`;
   const lines = [
     lead,
-    `  status:    ${approval.status}${approval.decidedAt === null ? '' : ` (${approval.decidedAt})`}`,
+    `  status:    ${approval.status}${approval.decidedAt === null ? '' : ` (${describeTime(approval.decidedAt)})`}`,
     `  tool:      ${approval.toolName}${approval.isDestructive ? ' (destructive)' : ''}`,
     `  call:      ${approval.label}`,
     approval.jobId !== null ? `  job:       ${approval.jobId} "${approval.jobTitle}"` : `  task:      ${approval.taskId ?? '?'} "${approval.jobTitle}" (workflow ${approval.workflowId ?? '?'})`,
-    `  held:      ${approval.createdAt}`,
+    `  held:      ${describeTime(approval.createdAt)}`,
   ];
   if (action === 'show') lines.push(`  arguments: ${JSON.stringify(approval.params)}`);
   if (approval.reason !== null && action === 'show') lines.push(`  reason:    ${approval.reason}`);

@@ -1,8 +1,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_BRAIN_IMPORT_PAGES, type ControlPlaneClient, type ImportPagesResult } from '@core/control-plane-client';
+import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
+import { resolveIdPrefix } from '../id-prefix.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openFromOptions } from '../../control-plane/control-plane-options.js';
 import { readMarkdownPages, type MarkdownPage } from './read-markdown-pages.js';
@@ -18,10 +20,11 @@ const OPTIONS = {
 
 const HELP = [
   'Usage: ankole brain [list]                the agent\'s Brain pages, by title',
-  '       ankole brain search "<query>"      full-text recall: the best pages, with snippets (matches in **bold**)',
-  '       ankole brain show <page>           one page (by id or title), whole',
+  '       ankole brain search "<query>"      full-text recall: the best pages, with snippets (matches in bold on a terminal)',
+  '       ankole brain show <page>           one page (by id, its first characters, or title), whole',
   '       ankole brain import <dir>          the Markdown files under <dir> (recursive) as pages: the title is the',
   '                                          first heading, else the file name; a page with the same title is replaced',
+  '                                          (two files with one title are refused: nothing is imported)',
   '',
   'Brain is an agent\'s own knowledge: Markdown pages in the control plane, which its turns read with recall and',
   'get_page (and write with create_page, update_page, delete_page) when Brain is enabled (`ankole run --brain`).',
@@ -74,7 +77,7 @@ export const brainCommand: CliCommand = {
         if (json) io.stdout.write(`${JSON.stringify(listed)}\n`);
         else if (listed.total === 0) io.stdout.write(`No Brain pages for agent ${agentId}.\n`);
         else {
-          const rows = listed.pages.map((page) => [page.id, String(page.size), page.updatedAt.slice(0, 19).replace('T', ' '), page.title]);
+          const rows = listed.pages.map((page) => [page.id, String(page.size), describeTime(page.updatedAt), page.title]);
           io.stdout.write(`${formatTable(['ID', 'CHARS', 'UPDATED', 'TITLE'], rows)}\n`);
           const first = (offset ?? 0) + 1;
           if (listed.pages.length < listed.total) io.stdout.write(`Pages ${first}–${first + listed.pages.length - 1} of ${listed.total} (--offset, --limit for more).\n`);
@@ -84,15 +87,17 @@ export const brainCommand: CliCommand = {
         if (json) io.stdout.write(`${JSON.stringify(result)}\n`);
         else if (result.hits.length === 0) io.stdout.write(`No Brain pages of agent ${agentId} match "${argument}".\n`);
         else {
-          const lines = result.hits.flatMap((hit, index) => [`${index + 1}. ${hit.title}  (${hit.id}, ${hit.size} characters)`, `   ${hit.snippet}`]);
+          const bold = io.stdout.isTTY === true && (io.env.NO_COLOR === undefined || io.env.NO_COLOR === '');
+          const lines = result.hits.flatMap((hit, index) => [`${index + 1}. ${hit.title}  (${hit.id}, ${hit.size} characters)`, `   ${snippetForPeople(hit.snippet, bold)}`]);
           io.stdout.write(`${lines.join('\n')}\n`);
         }
       } else if (action === 'show') {
         const page = await wholePage(client, agentId, argument);
         if (json) io.stdout.write(`${JSON.stringify(page)}\n`);
-        else io.stdout.write(`${page.title}  (${page.id}, ${page.size} characters, updated ${page.updatedAt})\n\n${page.body}${page.body.endsWith('\n') ? '' : '\n'}`);
+        else io.stdout.write(`${page.title}  (${page.id}, ${page.size} characters, updated ${describeTime(page.updatedAt)})\n\n${page.body}${page.body.endsWith('\n') ? '' : '\n'}`);
       } else {
         const read = await readMarkdownPages(folder!);
+        refuseSharedTitles(read.pages);
         const totals = await importInBatches(client, agentId, read.pages);
         const summary = { folder, files: read.pages.length, ...totals, skipped: read.skipped };
         if (json) io.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -111,9 +116,18 @@ export const brainCommand: CliCommand = {
   },
 };
 
-/** The whole page, read window by window. */
+/**
+ * The whole page, read window by window: `page` is its id, its title, or the first 4 characters or more of its id.
+ * @throws the control plane's not-found error when no page has that id, title or id prefix.
+ */
 async function wholePage(client: ControlPlaneClient, agentId: string, page: string) {
-  let slice = await client.brain.getPage({ agentId, page, limit: 50_000 });
+  let slice = await client.brain.getPage({ agentId, page, limit: 50_000 }).catch(async (error: unknown) => {
+    const notFound = (error as { code?: unknown }).code === 'page_not_found';
+    if (!notFound || !/^[0-9a-f-]{4,}$/i.test(page)) throw error;
+    const ids = (await client.brain.listPages({ agentId, limit: 1000 })).pages.map((listed) => listed.id);
+    const id = await resolveIdPrefix({ given: page, kind: 'Brain page', agentId, candidates: async () => ids });
+    return client.brain.getPage({ agentId, page: id, limit: 50_000 });
+  });
   let body = slice.text;
   while (slice.nextOffset !== null) {
     slice = await client.brain.getPage({ agentId, page: slice.id, offset: slice.nextOffset, limit: 50_000 });
@@ -142,6 +156,30 @@ async function importInBatches(client: ControlPlaneClient, agentId: string, page
   }
   await flush();
   return totals;
+}
+
+/**
+ * A recall snippet for a person: its `**match**` marks drawn in bold on a terminal, left out elsewhere (`--json` keeps
+ * them as the model sees them).
+ */
+function snippetForPeople(snippet: string, bold: boolean): string {
+  return snippet.replace(/\*\*(.+?)\*\*/g, (_, text: string) => (bold ? `\u001b[1m${text}\u001b[22m` : text));
+}
+
+/**
+ * Files that would become one page: a page per title, so the later file would silently replace the earlier one.
+ * @throws CliError (exit code 2) naming each shared title and its files; nothing is imported.
+ */
+function refuseSharedTitles(pages: readonly MarkdownPage[]): void {
+  const byTitle = new Map<string, string[]>();
+  for (const page of pages) byTitle.set(page.title, [...(byTitle.get(page.title) ?? []), page.file]);
+  const shared = [...byTitle].filter(([, files]) => files.length > 1);
+  if (shared.length === 0) return;
+  const listed = shared.slice(0, 5).map(([title, files]) => `"${title}" (${files.join(', ')})`).join('; ');
+  throw new CliError(
+    'titles_shared',
+    `Files with the same title would become one page: ${listed}${shared.length > 5 ? '; …' : ''}. Give them distinct first headings (or file names); nothing was imported.`,
+  );
 }
 
 async function existingFolder(folder: string): Promise<string> {

@@ -114,23 +114,30 @@ describe('job transcripts', () => {
     expect(second).toMatch(/── Completed · 2 steps · 1 tool call/);
   }, 150_000);
 
-  it("a workflow task's turn keeps its transcript too (ankole worker --demo)", async () => {
+  it("a workflow task's turn keeps its transcript too (ankole worker --demo, on its own database)", async () => {
     const result = { type: 'object', additionalProperties: false, required: ['facts'], properties: { facts: { type: 'array', items: { type: 'string' } } } };
-    const workflow = await plane.client.workflows.start({ agentId: 'flows', title: 'Facts', script: `return await task({ title: 'One', prompt: 'find facts', result: ${JSON.stringify(result)} });`, input: {} });
-    const worker = spawnCli(['worker', '--demo', '--poll-interval-ms', '100'], { XDG_DATA_HOME: scratch, HOME: scratch, DATABASE_URL, ANKOLE_DB_SCHEMA: schema });
+    const script = path.join(scratch, 'facts.js');
+    await writeFile(script, `return await task({ title: 'One', prompt: 'find facts', result: ${JSON.stringify(result)} });\n`);
+    const env = { XDG_DATA_HOME: scratch, HOME: scratch, TMPDIR: scratch };
+    // The demo worker never works a shared queue: it names its own temporary database.
+    const worker = spawnCli(['worker', '--demo', '--poll-interval-ms', '100'], env);
     try {
-      await until(async () => ((await plane.client.workflows.get({ agentId: 'flows', workflowId: workflow.id })).status === 'succeeded' ? true : undefined), 'the workflow to succeed', 60_000, 200);
+      await worker.waitForOutput('give it work with --data-dir', 120_000);
+      const dataDir = /give it work with --data-dir (\S+)\.$/m.exec(worker.stdout())![1]!;
+      const started = await runCliProcess(['workflows', 'start', '--agent', 'flows', '--data-dir', dataDir, '--script', script, '--wait', '--json'], env, 90_000);
+      expect(started.code).toBe(0);
+      const workflowId = (JSON.parse(started.stdout) as { id: string }).id;
+      const shown = await runCliProcess(['workflows', 'show', workflowId, '--agent', 'flows', '--transcript', '--json', '--data-dir', dataDir], env, 60_000);
+      const [transcript] = JSON.parse(shown.stdout) as Array<{ attempts: Array<{ entries: Array<{ event: { type: string } }> }> }>;
+      const events = transcript!.attempts[0]!.entries.map((entry) => entry.event);
+      expect(events[0]).toMatchObject({ type: 'turn.started' });
+      expect(events.find((event) => event.type === 'activity.completed')).toMatchObject({ toolName: 'submit_result', status: 'success' });
+      expect(events.at(-1)).toMatchObject({ type: 'turn.completed' });
     } finally {
       worker.child.kill('SIGTERM');
       await worker.exited;
     }
-    const [task] = (await plane.client.workflows.get({ agentId: 'flows', workflowId: workflow.id })).tasks;
-    const transcript = await plane.client.transcripts.get({ agentId: 'flows', taskId: task!.id });
-    const events = transcript.attempts[0]!.entries.map((entry) => entry.event);
-    expect(events[0]).toMatchObject({ type: 'turn.started' });
-    expect(events.find((event) => event.type === 'activity.completed')).toMatchObject({ toolName: 'submit_result', status: 'success' });
-    expect(events.at(-1)).toMatchObject({ type: 'turn.completed' });
-  }, 120_000);
+  }, 240_000);
 
   it('a transcript that cannot be stored never fails the job: the worker logs it', async () => {
     const job = await plane.client.jobs.start({ agentId: 'broken', prompt: 'hello' });

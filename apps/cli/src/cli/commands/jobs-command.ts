@@ -1,4 +1,6 @@
 import type { ControlPlaneClient, JobRecord, JobStatus } from '@core/control-plane-client';
+import { alreadyFinished } from '../already-finished.js';
+import { followUntilFinished } from '../follow-until-finished.js';
 import { resolveIdPrefix } from '../id-prefix.js';
 import { countOf } from '../../render/plural.js';
 import { describeTime } from '../../render/relative-time.js';
@@ -16,6 +18,8 @@ const OPTIONS = {
   title: { type: 'string' },
   home: { type: 'string' },
   transcript: { type: 'boolean' },
+  wait: { type: 'boolean' },
+  follow: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -28,13 +32,18 @@ const HELP = [
   '       ankole jobs show <id> --transcript its turn drawn as it ran (every tool call; --json: the stored events)',
   '       ankole jobs cancel <id>            cancel a queued or running job (a running turn stops within seconds)',
   '       ankole jobs start "<prompt>"       queue a background job for `ankole worker` to run',
+  '       ankole jobs start "<prompt>" --wait  queue it, then wait until it finishes and show it (exit 1: failed or cancelled)',
+  '       ankole jobs show <id> --follow     wait until the job finishes, saying each change of status, then show it',
   '',
   'Options:',
   '  --agent NAME       the agent (default: "default")',
-  '  --status S         only jobs with this status (queued, running, succeeded, failed, cancelled; repeatable)',
+  '  --status S         only jobs with this status (queued, running, awaiting_approval, succeeded, failed, cancelled;',
+  '                     repeatable)',
   '  --limit N          most jobs to list (default 50)',
   '  --title TEXT       the title of a job to start',
   '  --home DIR         the folder the job runs in (default: the agent config\'s home, else the worker\'s default home)',
+  '  --wait             with start: wait until the job finishes (exit 0 when it succeeded, 1 otherwise)',
+  '  --follow           with show: the same for a job already started',
   '  --transcript       with show: the turn\'s transcript, each claim of the job (a crash recovery or a resume starts one)',
   '  --json             print JSON',
   ...CONTROL_PLANE_OPTIONS_HELP,
@@ -66,6 +75,8 @@ export const jobsCommand: CliCommand = {
     const prompt = rest.join(' ').trim();
     if (action === 'start' && prompt === '') throw new CliError('prompt_missing', 'Give the prompt of the job: ankole jobs start "<prompt>".');
     if (values.transcript === true && action !== 'show') throw new CliError('option_invalid', '--transcript goes with show: ankole jobs show <id> --transcript.');
+    if (values.wait === true && action !== 'start') throw new CliError('option_invalid', '--wait goes with start: ankole jobs start "<prompt>" --wait (to wait for a job already started: ankole jobs show <id> --follow).');
+    if (values.follow === true && (action !== 'show' || values.transcript === true)) throw new CliError('option_invalid', '--follow goes with show: ankole jobs show <id> --follow.');
 
     const home = action === 'start' ? await queuedWorkHome({ given: stringValue(values, 'home'), agent: agentId, cwd: io.cwd, env: io.env, remote: controlPlaneChoiceFromOptions(values, io).kind === 'http' }) : undefined;
     const { controlPlane } = await openFromOptions(values, io, false);
@@ -101,6 +112,16 @@ export const jobsCommand: CliCommand = {
           : action === 'cancel'
             ? await cancelUnfinished(client, agentId, await jobId(client, agentId, rest[0]!))
             : await client.jobs.start({ agentId, prompt, title: stringValue(values, 'title'), home });
+      if (values.wait === true || values.follow === true) {
+        if (!json && action === 'start') io.stdout.write(`${describeJob(job, action)}\n`);
+        const done = await followUntilFinished({
+          read: () => client.jobs.get({ agentId, jobId: job.id }),
+          finished: (status) => status === 'succeeded' || status === 'failed' || status === 'cancelled',
+          onStatus: (record) => io.stderr.write(`${STATUS_LINES[record.status](record)}\n`),
+        });
+        io.stdout.write(json ? `${JSON.stringify(done)}\n` : `${describeJob(done, 'show')}\n`);
+        return done.status === 'succeeded' ? EXIT_CODES.ok : EXIT_CODES.failure;
+      }
       io.stdout.write(json ? `${JSON.stringify(job)}\n` : `${describeJob(job, action)}\n`);
       return EXIT_CODES.ok;
     } finally {
@@ -109,9 +130,19 @@ export const jobsCommand: CliCommand = {
   },
 };
 
+/** What `--wait` and `--follow` say on stderr as a job's status changes. */
+const STATUS_LINES: Record<JobStatus, (job: JobRecord) => string> = {
+  queued: (job) => `· job ${job.id} is queued: waiting for \`ankole worker\` to run it (Ctrl-C stops waiting; the job stays).`,
+  running: (job) => `▶ job ${job.id} is running${job.workerId === null ? '' : ` on ${job.workerId}`}.`,
+  awaiting_approval: (job) => `⏸ job ${job.id} holds calls for approval: ankole approvals list --agent ${job.agentId}.`,
+  succeeded: (job) => `✓ job ${job.id} succeeded.`,
+  failed: (job) => `✗ job ${job.id} failed.`,
+  cancelled: (job) => `■ job ${job.id} was cancelled.`,
+};
+
 /** The job id a user means: the whole id or a unique prefix of one of the agent's latest 500 jobs. */
 function jobId(client: ControlPlaneClient, agentId: string, given: string): Promise<string> {
-  return resolveIdPrefix({ given, kind: 'job', candidates: async () => (await client.jobs.list({ agentId, limit: 500 })).map((job) => job.id) });
+  return resolveIdPrefix({ given, kind: 'job', agentId, candidates: async () => (await client.jobs.list({ agentId, limit: 500 })).map((job) => job.id) });
 }
 
 /**
@@ -121,9 +152,7 @@ function jobId(client: ControlPlaneClient, agentId: string, given: string): Prom
 async function cancelUnfinished(client: ControlPlaneClient, agentId: string, jobId: string): Promise<JobRecord> {
   const current = await client.jobs.get({ agentId, jobId });
   if (current.status !== 'queued' && current.status !== 'running' && current.status !== 'awaiting_approval') {
-    throw new CliError('job_finished', `Job ${current.id} had already ${current.status === 'cancelled' ? 'been cancelled' : current.status}: there was nothing to cancel.`, {
-      exitCode: EXIT_CODES.failure,
-    });
+    throw alreadyFinished({ kind: 'Job', id: current.id, status: current.status, action: 'cancel' });
   }
   return client.jobs.cancel({ agentId, jobId });
 }

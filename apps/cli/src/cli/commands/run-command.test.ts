@@ -120,12 +120,6 @@ describe('ankole run with the offline demo model (piped)', () => {
     expect(events.at(-2)).toMatchObject({ type: 'turn.completed', reason: 'completed', steps: 6 });
     expect(events.at(-1)).toMatchObject({ type: 'run.completed', exitCode: 0, toolCalls: 11, interrupted: false });
   });
-
-  it('uses the default home of the agent under XDG_DATA_HOME when --home is left out', async () => {
-    const { code } = await runCliProcess(['run', '--agent', 'ada'], env);
-    expect(code).toBe(0);
-    expect(existsSync(path.join(env.XDG_DATA_HOME ?? '', 'ankole/agents/ada/ankole-demo/notes/README.md'))).toBe(true);
-  });
 });
 
 describe('ankole run with a real model configuration', () => {

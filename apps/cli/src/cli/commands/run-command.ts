@@ -1,6 +1,7 @@
 import type { AgentLoopOptions, AgentLoopResult, ApprovalPolicy } from '@core/runtime';
 import { readApprovalRules, requireListedApprovals, runTextTurn } from '@core/worker';
 import { DEMO_PROMPT } from '../../demo/demo-prompt.js';
+import { demoPlace } from '../../demo/demo-place.js';
 import { createJsonRenderer } from '../../render/json-renderer.js';
 import { createTerminalRenderer } from '../../render/terminal-renderer.js';
 import type { StopSignal, TurnRenderer } from '../../render/turn-renderer.js';
@@ -37,6 +38,7 @@ const OPTIONS = {
 
 const HELP = [
   'Usage: ankole run [options] "<prompt>"',
+  '       ankole run [options] -          the prompt from standard input (as when one is piped in with no argument)',
   '',
   'Runs one text turn: the model and the tools of the turn, until the model answers.',
   'With OPENAI_API_KEY set it talks to a real model (at OPENAI_BASE_URL when set: any Responses-compatible',
@@ -84,9 +86,9 @@ export const runCommand: CliCommand = {
     }
     // The config files under the flags and the environment (`ankole config show`).
     const configured = await applyAnkoleConfig(parsed.values, cliIO, { perAgent: true, flags: Object.keys(OPTIONS) });
-    const { values } = configured;
+    let { values } = configured;
     const { positionals } = parsed;
-    const io = configured.io;
+    let io = configured.io;
     const maxSteps = positiveInteger(values, 'max-steps', 'run');
     const approveFromEnv = io.env.ANKOLE_APPROVE === undefined || io.env.ANKOLE_APPROVE === '' ? undefined : io.env.ANKOLE_APPROVE;
     const approve = stringValue(values, 'approve') ?? approveFromEnv;
@@ -94,27 +96,46 @@ export const runCommand: CliCommand = {
       throw new CliError('approve_invalid', `${stringValue(values, 'approve') === undefined ? 'ANKOLE_APPROVE=' : '--approve '}${approve}: use ask, auto or never.`);
     }
     const controller = new AbortController();
-    const agent = stringValue(values, 'agent') ?? 'default';
-    const store = createConversationStore({ agent, env: io.env });
-    const chosen = await chooseConversation({ store, agent, continueLast: values.continue === true, resume: stringValue(values, 'resume') });
-    // The home stays with the conversation: its own when going on with one, else --home, else the config's `home`.
-    const home = turnHome({ conversation: chosen, given: stringValue(values, 'home'), configured: configSetting(configured.loaded, 'home'), cwd: io.cwd });
-    const setup = await resolveTurnSetup(home === undefined ? values : { ...values, home }, io, controller.signal);
-    const { context } = setup;
     const chainEnv = io.env.ANKOLE_PREVIOUS_RESPONSE_ID;
     const chained = values['previous-response-id'] === true || chainEnv === '1' || chainEnv === 'true';
     const modelName = stringValue(values, 'model');
-    const model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, baseURLFrom: baseURLSource(cliIO.env, configured.loaded), ...management(configured.loaded) }).catch(
-      async (error: unknown) => {
-        await setup.close();
-        throw error;
-      },
-    );
+    // `-`: the prompt is standard input (`ankole run - < task.md`), which must hold one.
+    const fromStdin = positionals.length === 1 && positionals[0] === '-';
+    let prompt = fromStdin ? '' : positionals.join(' ').trim();
+    // No prompt in the arguments: one piped in (`echo "…" | ankole run`).
+    if (prompt === '') prompt = (await readPipedPrompt(io)) ?? '';
+    if (fromStdin && prompt === '') {
+      throw new CliError('prompt_missing', '`ankole run -` reads the prompt from standard input, which held none: pipe one in (echo "<prompt>" | ankole run -) or give it as an argument.');
+    }
+    let model = await openModel({ env: io.env, ...(modelName === undefined ? {} : { model: modelName }), forceDemo: values.demo === true, previousResponseId: chained, baseURLFrom: baseURLSource(cliIO.env, configured.loaded), ...management(configured.loaded) });
+    // The offline demo touches nothing real: it keeps its conversation and any database in a temporary folder.
+    const demo = model.offlineDemo ? await demoPlace({ values, io, prompt, modelName }).catch(async (error: unknown) => {
+      await model.close();
+      throw error;
+    }) : undefined;
+    if (demo !== undefined) {
+      ({ values, io } = demo);
+      model = { ...model, notice: `${model.notice}${demo.notice}` };
+    }
+    const letGo = async (error: unknown): Promise<never> => {
+      await model.close();
+      await demo?.remove();
+      throw error;
+    };
+    const agent = stringValue(values, 'agent') ?? 'default';
+    const store = createConversationStore({ agent, env: io.env });
+    const chosen = await chooseConversation({ store, agent, continueLast: values.continue === true, resume: stringValue(values, 'resume') }).catch(letGo);
+    // The home stays with the conversation: its own when going on with one, else --home, else the config's `home`.
+    let home: string | undefined;
+    try {
+      home = turnHome({ conversation: chosen, given: stringValue(values, 'home'), configured: configSetting(configured.loaded, 'home'), cwd: io.cwd });
+    } catch (error) {
+      await letGo(error);
+    }
+    const setup = await resolveTurnSetup(home === undefined ? values : { ...values, home }, io, controller.signal).catch(letGo);
+    const { context } = setup;
     try {
       await demoCommands(model.offlineDemo, setup);
-      let prompt = positionals.join(' ').trim();
-      // No prompt in the arguments: one piped in (`echo "…" | ankole run`).
-      if (prompt === '') prompt = (await readPipedPrompt(io)) ?? '';
       if (prompt === '') {
         if (!model.offlineDemo) throw new CliError('prompt_missing', 'Give the prompt to run: ankole run "<prompt>" (or pipe it in: echo "<prompt>" | ankole run).');
         prompt = DEMO_PROMPT;
@@ -144,6 +165,7 @@ export const runCommand: CliCommand = {
     } finally {
       await model.close();
       await setup.close();
+      await demo?.remove();
     }
   },
 };

@@ -1,6 +1,7 @@
 import type { ControlPlaneClient, JobRecord, ScheduleRecord } from '@core/control-plane-client';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
+import { alreadyFinished } from '../already-finished.js';
 import { resolveIdPrefix } from '../id-prefix.js';
 import { inFlagTerms } from '../in-flag-terms.js';
 import { describeTime } from '../../render/relative-time.js';
@@ -83,6 +84,7 @@ export const schedulesCommand: CliCommand = {
         const scheduleId = await resolveIdPrefix({
           given: rest[0]!,
           kind: 'schedule',
+          agentId,
           candidates: async () => (await client.schedules.list({ agentId, includeInactive: true })).map((schedule) => schedule.id),
         });
         const schedule = await client.schedules.get({ agentId, scheduleId });
@@ -96,6 +98,7 @@ export const schedulesCommand: CliCommand = {
           ? await cancelActive(client, agentId, await resolveIdPrefix({
               given: rest[0]!,
               kind: 'schedule',
+              agentId,
               candidates: async () => (await client.schedules.list({ agentId, includeInactive: true })).map((schedule) => schedule.id),
             }))
           : await client.schedules
@@ -135,8 +138,7 @@ const CREATE_FLAGS = { runAt: '--at', timeZone: '--time-zone', cron: '--cron', t
 async function cancelActive(client: ControlPlaneClient, agentId: string, scheduleId: string): Promise<ScheduleRecord> {
   const current = await client.schedules.get({ agentId, scheduleId });
   if (current.status !== 'active') {
-    const was = current.status === 'cancelled' ? 'had already been cancelled' : 'had already completed (its one run is done)';
-    throw new CliError('schedule_inactive', `Schedule ${current.id} ${was}: there was nothing to cancel.`, { exitCode: EXIT_CODES.failure });
+    throw alreadyFinished({ kind: 'Schedule', id: current.id, status: current.status, action: 'cancel' });
   }
   return client.schedules.cancel({ agentId, scheduleId });
 }

@@ -1,7 +1,9 @@
 import { createAccessTokens, type AccessTokens } from '@core/control-plane-http';
 import { localTokens } from '../../control-plane/local-socket.js';
+import { describeTime } from '../../render/relative-time.js';
 import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
+import { resolveIdPrefix } from '../id-prefix.js';
 import { parseCommandLine, stringValue } from '../parse-command-line.js';
 import { agentOption, CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, formatTable, openDatabase } from '../../control-plane/control-plane-options.js';
 
@@ -75,12 +77,13 @@ export const tokensCommand: CliCommand = {
         io.stdout.write(
           json
             ? `${JSON.stringify(records)}\n`
-            : `${formatTable(['ID', 'KIND', 'AGENT', 'LABEL', 'CREATED', 'REVOKED'], records.map((r) => [r.id, r.kind, r.agentId ?? '-', r.label, r.createdAt, r.revokedAt ?? '-']))}\n`,
+            : `${formatTable(['ID', 'KIND', 'AGENT', 'LABEL', 'CREATED', 'REVOKED'], records.map((r) => [r.id, r.kind, r.agentId ?? '-', r.label, describeTime(r.createdAt), r.revokedAt === null ? '-' : describeTime(r.revokedAt)]))}\n`,
         );
       } else {
-        const revoked = await tokens.revoke(rest[0]!);
-        if (!revoked) throw new CliError('token_not_found', `No active token with id "${rest[0]}".`);
-        io.stdout.write(`Token ${rest[0]} is revoked.\n`);
+        const id = await resolveIdPrefix({ given: rest[0]!, kind: 'token', candidates: async () => (await tokens.list()).filter((token) => token.revokedAt === null).map((token) => token.id) });
+        const revoked = await tokens.revoke(id);
+        if (!revoked) throw new CliError('token_not_found', `No active token with id "${id}".`);
+        io.stdout.write(`Token ${id} is revoked.\n`);
       }
       return EXIT_CODES.ok;
     } finally {

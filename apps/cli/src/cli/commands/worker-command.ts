@@ -12,12 +12,14 @@ import type { CliCommand } from '../cli-command.js';
 import { CliError, EXIT_CODES } from '../cli-error.js';
 import { KEYLESS_API_KEY, openModel } from '../model-setup.js';
 import { countOf } from '../../render/plural.js';
+import { formatDuration } from '../../render/format.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { mcpConfigOption } from '../turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
 import { startDemoWorkerModel } from '../../demo/demo-worker-model.js';
-import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, controlPlaneChoiceFromOptions, openFromOptions } from '../../control-plane/control-plane-options.js';
+import { CONTROL_PLANE_OPTIONS, CONTROL_PLANE_OPTIONS_HELP, controlPlaneChoiceFromOptions, openChosenControlPlane, openFromOptions } from '../../control-plane/control-plane-options.js';
 import { checkWorkerAccess } from '../../control-plane/check-worker-access.js';
+import { demoWorkerDatabase } from '../../demo/demo-worker-control-plane.js';
 
 const OPTIONS = {
   ...CONTROL_PLANE_OPTIONS,
@@ -67,7 +69,8 @@ const HELP = [
   '  --poll-interval-ms N        how often an idle worker looks for work (default 500)',
   '  --json             one JSON line per worker event',
   '  --demo             the offline demo model (no key needed): every turn gets a scripted one-line answer, every',
-  '                     workflow task submits the smallest value its schema accepts',
+  '                     workflow task submits the smallest value its schema accepts. It never works a shared queue:',
+  '                     only its own embedded database (--data-dir DIR, else a temporary one removed when it stops)',
   ...CONTROL_PLANE_OPTIONS_HELP,
   '  -h, --help         show this help',
   '',
@@ -139,13 +142,18 @@ export const workerCommand: CliCommand = {
       const now = new Date();
       io.stdout.write(json ? `${JSON.stringify({ time: now.toISOString(), ...event })}\n` : `${clockTime(now)} ${line}\n`);
     };
-    const { controlPlane, where } = await openFromOptions(values, io, true, (error) =>
-      io.stderr.write(`ankole worker: background duty failed (retrying): ${(error as Error).message}\n`),
-    );
+    const onDutyError = (error: unknown) => io.stderr.write(`ankole worker: background duty failed (retrying): ${(error as Error).message}\n`);
+    // The demo never works a shared queue: its own embedded database only.
+    const demoDatabase = demo ? await demoWorkerDatabase(values, io.cwd).catch(async (error: unknown) => {
+      await model.close();
+      throw error;
+    }) : undefined;
+    const { controlPlane, where } = await (demoDatabase === undefined ? openFromOptions(values, io, true, onDutyError) : openChosenControlPlane(demoDatabase.choice, io, true, onDutyError));
     // A refused token is one sentence now, not a refusal at every poll.
-    await checkWorkerAccess(controlPlane.client, controlPlaneChoiceFromOptions(values, io)).catch(async (error: unknown) => {
+    await checkWorkerAccess(controlPlane.client, demoDatabase === undefined ? controlPlaneChoiceFromOptions(values, io) : demoDatabase.choice).catch(async (error: unknown) => {
       await controlPlane.close();
       await model.close();
+      await demoDatabase?.remove();
       throw error;
     });
     const stop = new AbortController();
@@ -171,7 +179,7 @@ export const workerCommand: CliCommand = {
       if (mcpConfig !== undefined) mcp = createWorkerMcpTools({ configPath: mcpConfig, onEvent: (event) => log(event, mcpEventLine(event)) });
       log(
         { type: 'worker.started', workerId, concurrency, model: model.model, where, commands: describeCommands(commands) },
-        `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${describeCommands(commands)}, ${model.notice}`,
+        `Worker ${workerId} started: ${concurrency} at a time, ${where}, ${describeCommands(commands)}, ${model.notice}${demoDatabase?.note ?? ''}`,
       );
       const webProfile = webProfileFromEnv(io.env);
       const summary = await runWorker({
@@ -222,6 +230,7 @@ export const workerCommand: CliCommand = {
       await commands.close();
       await controlPlane.close();
       await model.close();
+      await demoDatabase?.remove();
     }
   },
 };
@@ -261,11 +270,11 @@ function eventLine(event: WorkerEvent): string {
   if (event.type === 'worker.error') return `! ${message(event.error)}`;
   if (event.type === 'advance.ran') {
     const report = event.report;
-    return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${report.durationMs} ms, ${countOf(report.newTasks, 'new task')}, ${report.status}`;
+    return `⟳ workflow ${report.workflowId} (agent ${report.agentId}): advanced in ${formatDuration(report.durationMs)}, ${countOf(report.newTasks, 'new task')}, ${report.status}`;
   }
   if (event.type === 'job.retrying' || event.type === 'task.retrying') {
     const what = event.type === 'job.retrying' ? `job ${event.job.id} (agent ${event.job.agentId})` : `task ${event.task.id} (workflow ${event.task.workflowId})`;
-    return `… ${what}: model call ${event.attempt} of ${event.attempts} failed, trying again in ${seconds(event.delayMs)}: ${event.error}`;
+    return `… ${what}: model call ${event.attempt} of ${event.attempts} failed, trying again in ${formatDuration(event.delayMs)}: ${event.error}`;
   }
   if ('task' in event) return taskEventLine(event);
   const job = event.job;
@@ -274,11 +283,11 @@ function eventLine(event: WorkerEvent): string {
     case 'job.claimed':
       return `▶ ${name}: running (attempt ${event.job.attempts})`;
     case 'job.succeeded':
-      return `✓ ${name}: succeeded in ${seconds(event.durationMs)}`;
+      return `✓ ${name}: succeeded in ${formatDuration(event.durationMs)}`;
     case 'job.failed':
-      return `✗ ${name}: failed in ${seconds(event.durationMs)}: ${event.error}`;
+      return `✗ ${name}: failed in ${formatDuration(event.durationMs)}: ${event.error}`;
     case 'job.cancelled':
-      return `■ ${name}: cancelled, turn stopped after ${seconds(event.durationMs)}`;
+      return `■ ${name}: cancelled, turn stopped after ${formatDuration(event.durationMs)}`;
     case 'job.released':
       return `↩ ${name}: handed back to the queue`;
     case 'job.lost':
@@ -295,11 +304,11 @@ function taskEventLine(event: WorkerTaskEvent): string {
     case 'task.claimed':
       return `▶ ${name}: running (attempt ${event.task.attempts})`;
     case 'task.succeeded':
-      return `✓ ${name}: result stored in ${seconds(event.durationMs)}`;
+      return `✓ ${name}: result stored in ${formatDuration(event.durationMs)}`;
     case 'task.failed':
-      return `✗ ${name}: failed in ${seconds(event.durationMs)}: ${event.error}`;
+      return `✗ ${name}: failed in ${formatDuration(event.durationMs)}: ${event.error}`;
     case 'task.cancelled':
-      return `■ ${name}: cancelled, turn stopped after ${seconds(event.durationMs)}`;
+      return `■ ${name}: cancelled, turn stopped after ${formatDuration(event.durationMs)}`;
     case 'task.released':
       return `↩ ${name}: handed back to the queue`;
     case 'task.lost':
@@ -316,10 +325,6 @@ function mcpEventLine(event: WorkerMcpEvent): string {
 /** `09:03:12`: the local clock time a worker log line starts with. */
 function clockTime(date: Date): string {
   return [date.getHours(), date.getMinutes(), date.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function message(error: unknown): string {

@@ -161,6 +161,19 @@ describe('ankole workflows on the embedded database', () => {
     const cli = worker(env, '--data-dir', dataDir());
     await cli.waitForOutput(`⟳ workflow ${id} (agent default): advanced in`, EMBEDDED_MS);
     await until(async () => (new RegExp(`workflow ${id} .*, succeeded`).test(cli.stdout()) ? true : undefined), 'the workflow to succeed', EMBEDDED_MS);
+    // Durations are rounded: "advanced in 194 ms", never "194.19769900000028 ms".
+    const advances = cli.stdout().match(/advanced in \S+ \S+,/g) ?? [];
+    expect(advances.length).toBeGreaterThan(0);
+    for (const advance of advances) expect(advance).toMatch(/^advanced in (\d+ ms|\d+\.\d s),$/);
+    // A user's typos through the worker's socket: each is one line on the worker's console, no stack trace.
+    const unknownId = '65cd0000-0000-4000-8000-000000000000';
+    const typos = [['approvals', 'show', '65cd'], ['approvals', 'approve', unknownId], ['workflows', 'show', unknownId], ['brain', 'show', '65cd'], ['jobs', 'cancel', unknownId]];
+    for (const typo of typos) expect((await runCliProcess([...typo, '--data-dir', dataDir()], env, EMBEDDED_MS)).code).toBe(2);
+    const logged = cli.stderr().split('\n').filter((line) => line.includes('65cd'));
+    expect(logged.length).toBeGreaterThanOrEqual(3);
+    expect(logged.length).toBeLessThanOrEqual(typos.length);
+    for (const line of logged) expect(line).toMatch(/^\[control-plane\] request \S+ POST \/v1\/\S+ → 404 \w+: /);
+    expect(cli.stderr()).not.toMatch(/^\s+at /m);
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code).toBe(0);
     expect(cli.stdout()).toMatch(/workflow tasks: 2 succeeded, 0 failed, 0 cancelled, 0 handed back, 0 held for approval; \d+ advances?\./);
@@ -182,8 +195,14 @@ describe('ankole workflows on the embedded database', () => {
     const broken = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', brokenFile], env, EMBEDDED_MS);
     expect(broken.code).toBe(2);
     expect(broken.stderr.split('\n').filter((line) => line !== '')).toHaveLength(1);
+    // A first task whose result schema is not closed: refused at start, not on a worker.
+    const looseFile = path.join(scratch, 'loose.js');
+    await writeFile(looseFile, "return await task({ title: 'Loose', prompt: 'Count.', result: { type: 'object', properties: { n: { type: 'number' } } } });\n");
+    const loose = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', looseFile], env, EMBEDDED_MS);
+    expect(loose.code).toBe(2);
+    expect(loose.stderr).toMatch(/^ankole: The workflow's first tasks cannot run: task\(\) "Loose": the result schema is not a closed schema \(at \$: .*\)\.?\n$/);
     const unknown = await runCliProcess(['workflows', 'show', 'wf-nope', '--data-dir', dataDir()], env, EMBEDDED_MS);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('No workflow with id "wf-nope"');
+    expect(unknown.stderr).toContain('"wf-nope" is not a workflow id: give the id, or its first 4 characters or more.');
   }, 3 * EMBEDDED_MS);
 });
