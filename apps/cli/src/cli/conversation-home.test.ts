@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { functionCallOutputs, lastUserText, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import type { TestModelServer } from '@core/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWriteFileModel } from '../__fixtures__/write-file-model.js';
 import { runCliProcess } from '../__fixtures__/spawn-cli.js';
 
 // The home stays with the conversation: `-c` and `--resume` go on in the home the conversation started in, a different
@@ -12,17 +13,7 @@ let scratch: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  model = await startTestModelServer({
-    script: [],
-    onExhausted: (request) => {
-      const prompt = lastUserText(request) ?? '';
-      const name = /^write (\S+)/.exec(prompt)?.[1];
-      if (name !== undefined && !functionCallOutputs(request).some((output) => output.call_id === `w-${name}`)) {
-        return reply.functionCalls([{ name: 'write_file', arguments: { path: name, content: 'hello\n' }, callId: `w-${name}` }]);
-      }
-      return reply.text(`answer to: ${prompt}`);
-    },
-  });
+  model = await startWriteFileModel({ content: 'hello\n', answerPrefix: 'answer to: ' });
   scratch = await mkdtemp(path.join(tmpdir(), 'ankole-conversation-home-'));
   env = { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: model.baseURL, XDG_DATA_HOME: path.join(scratch, 'data'), XDG_CONFIG_HOME: path.join(scratch, 'config'), HOME: scratch, TERM: 'dumb' };
 });

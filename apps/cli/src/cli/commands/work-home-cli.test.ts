@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JobRecord, ScheduleRecord } from '@core/control-plane-client';
-import { functionCallOutputs, lastUserText, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import type { TestModelServer } from '@core/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWriteFileModel } from '../../__fixtures__/write-file-model.js';
 import { runCliProcess, spawnCli } from '../../__fixtures__/spawn-cli.js';
 
 // `jobs start --home` and `schedules create --home`: the home is stored with the job or schedule, and the worker runs
@@ -13,17 +14,7 @@ let scratch: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  model = await startTestModelServer({
-    script: [],
-    onExhausted: (request) => {
-      const prompt = lastUserText(request) ?? '';
-      const name = /^write (\S+)/.exec(prompt)?.[1];
-      if (name !== undefined && !functionCallOutputs(request).some((output) => output.call_id === `w-${name}`)) {
-        return reply.functionCalls([{ name: 'write_file', arguments: { path: name, content: 'from the job\n' }, callId: `w-${name}` }]);
-      }
-      return reply.text(`done: ${prompt}`);
-    },
-  });
+  model = await startWriteFileModel({ content: 'from the job\n', answerPrefix: 'done: ' });
   scratch = await mkdtemp(path.join(tmpdir(), 'ankole-work-home-'));
   env = { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: model.baseURL, XDG_DATA_HOME: path.join(scratch, 'data'), XDG_CONFIG_HOME: path.join(scratch, 'config'), HOME: scratch };
   // Background turns hold calls that need approval: let this agent write files unattended.
