@@ -76,3 +76,5 @@ export { watchTaskLease } from './watch-task-lease.js';
 export type { TaskLease, WatchTaskLeaseOptions } from './watch-task-lease.js';
 export { watchJobLease } from './watch-job-lease.js';
 export type { JobLease, WatchJobLeaseOptions } from './watch-job-lease.js';
+export { CHANGE_KINDS } from './control-plane-changes.js';
+export type { ControlPlaneChange, ControlPlaneChangeEvent, ControlPlaneChanges } from './control-plane-changes.js';

@@ -9,11 +9,13 @@ import {
   parseOutput,
   rpcMethod,
   type CallOptions,
+  type ControlPlaneChanges,
   type ControlPlaneClient,
 } from '@core/control-plane-client';
 import { createDashboardRoutes, requestToken } from '@core/dashboard';
 import { Hono, type Context } from 'hono';
 import type { AccessTokens, Principal } from './access-tokens.js';
+import { streamChanges } from './change-stream.js';
 import { createInFlightLimiter } from './in-flight-limiter.js';
 import { controlPlaneOpenApi } from './openapi-document.js';
 import { createRateLimiter } from './rate-limiter.js';
@@ -61,6 +63,15 @@ export interface ControlPlaneAppOptions {
   log?: ((line: string) => void) | undefined;
   /** Serve the web dashboard (`@core/dashboard`) at `/`, and take its session cookie for calls (same-site requests only). */
   dashboard?: boolean | undefined;
+  /**
+   * The control plane's changes (`ControlPlane.changes`): with them, `GET /v1/changes[?agentId=]` streams them as
+   * server-sent events (`streamChanges`; an agent token hears only its agent's), which the dashboard waits on.
+   */
+  changes?: ControlPlaneChanges | undefined;
+  /** A change stream's keep-alive comment (and the check that its token still stands), in ms (default 15 000). */
+  changeStreamKeepAliveMs?: number | undefined;
+  /** A change stream ends after this many ms (default 10 minutes); its reader connects again. */
+  changeStreamMaxMs?: number | undefined;
 }
 
 /** The app's context variables. */
@@ -145,7 +156,11 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
     });
   }
 
-  app.post('/v1/:api/:method', async (c) => {
+  /**
+   * The caller's principal, from its bearer token (or the dashboard's cookie, same-site only); else the refusal: 403
+   * `cross_site`, 401, or 429 once an address sent too many wrong tokens.
+   */
+  const authenticateCall = async (c: Context<ControlPlaneAppEnv>): Promise<{ principal: Principal; token: string | undefined } | Response> => {
     const presented = requestToken(c.req.raw, { cookies: options.dashboard === true });
     if ('refusal' in presented) return refuse(c, 403, 'auth', 'cross_site', presented.refusal);
     const token = presented.token;
@@ -165,13 +180,63 @@ export function createControlPlaneApp(options: ControlPlaneAppOptions): Hono<Con
       throttled.delete(address);
       return refuse(c, 401, 'auth', 'unauthorized', token === undefined ? 'A bearer token is required (Authorization: Bearer <token>; see `ankole tokens create`).' : 'The bearer token is unknown or revoked.');
     }
+    return { principal, token };
+  };
+  /** A token's share of the server: `undefined` when it may go on, else the 429 answer. */
+  const rateLimited = (c: Context<ControlPlaneAppEnv>, key: string) => {
+    const waitMs = limiter.take(key);
+    if (waitMs <= 0) return undefined;
+    c.header('retry-after', String(Math.ceil(waitMs / 1000)));
+    return refuse(c, 429, 'limit', 'rate_limited', `Too many requests for this token; retry in ${waitMs} ms.`);
+  };
+
+  if (options.changes !== undefined) {
+    const changes = options.changes;
+    app.get('/v1/changes', async (c) => {
+      const caller = await authenticateCall(c);
+      if (caller instanceof Response) return caller;
+      const { principal, token } = caller;
+      const key = principal.kind === 'local' ? 'local' : principal.tokenId;
+      const limited = rateLimited(c, key);
+      if (limited !== undefined) return limited;
+      const requested = c.req.query('agentId');
+      if (requested !== undefined && requested.trim() === '') return refuse(c, 400, 'input', 'input_invalid', 'agentId must not be empty.', 'agentId');
+      if (principal.kind === 'agent' && requested !== undefined && requested !== principal.agentId) {
+        return refuse(c, 403, 'auth', 'agent_forbidden', `This token is for agent "${principal.agentId}" only.`);
+      }
+      // A stream is a long wait: it counts with the token's long polls.
+      const count = waiting.get(key) ?? 0;
+      if (count >= maxWaitersPerToken || shutdown.aborted) {
+        c.header('retry-after', '5');
+        return refuse(c, 429, 'limit', 'too_many_waiting', `This token already has ${maxWaitersPerToken} long polls and change streams open; close one first.`);
+      }
+      waiting.set(key, count + 1);
+      const gone = callerGone(c);
+      return streamChanges(c, {
+        changes,
+        agentId: principal.kind === 'agent' ? principal.agentId : requested,
+        signal: AbortSignal.any([gone.signal, shutdown]),
+        stillAllowed: async () => (await options.authenticate(token)) !== undefined,
+        keepAliveMs: options.changeStreamKeepAliveMs ?? 15_000,
+        maxDurationMs: options.changeStreamMaxMs ?? 10 * 60_000,
+        onEnd: () => {
+          gone.stop();
+          const left = (waiting.get(key) ?? 1) - 1;
+          if (left > 0) waiting.set(key, left);
+          else waiting.delete(key);
+        },
+      });
+    });
+  }
+
+  app.post('/v1/:api/:method', async (c) => {
+    const caller = await authenticateCall(c);
+    if (caller instanceof Response) return caller;
+    const { principal } = caller;
     c.set('principal', principal);
     const key = principal.kind === 'local' ? 'local' : principal.tokenId;
-    const waitMs = limiter.take(key);
-    if (waitMs > 0) {
-      c.header('retry-after', String(Math.ceil(waitMs / 1000)));
-      return refuse(c, 429, 'limit', 'rate_limited', `Too many requests for this token; retry in ${waitMs} ms.`);
-    }
+    const limited = rateLimited(c, key);
+    if (limited !== undefined) return limited;
     const name = `${c.req.param('api')}.${c.req.param('method')}`;
     const method = rpcMethod(name);
     if (method === undefined) return refuse(c, 404, 'not_found', 'method_unknown', `No control plane call named ${name}.`);

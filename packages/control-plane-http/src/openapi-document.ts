@@ -40,6 +40,21 @@ export function controlPlaneOpenApi(): Record<string, unknown> {
   };
   const paths: Record<string, unknown> = {
     '/v1/health': { get: { operationId: 'health', security: [], responses: { 200: { description: 'The server answers.' } } } },
+    '/v1/changes': {
+      get: {
+        operationId: 'changes',
+        summary: 'The changes of jobs, workflows, tasks, approvals, schedules and transcripts as server-sent events (worker token, or the agent\'s own token: its agent only)',
+        parameters: [{ name: 'agentId', in: 'query', required: false, schema: { type: 'string' }, description: 'Only this agent\'s changes (an agent token: its own).' }],
+        responses: {
+          200: {
+            description:
+              'text/event-stream: `ready` once listening; `change` with { kind, id, agentId, workflowId | jobId | taskId } (read the record with the calls); `gap` when changes may have been missed (read again); `end` with { reason: reconnect | revoked | closing }; a keep-alive comment every 15 s.',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          ...Object.fromEntries([400, 401, 403, 429].map((status) => [status, { $ref: '#/components/responses/Error' }])),
+        },
+      },
+    },
   };
   for (const [name, method] of Object.entries(RPC_METHODS)) {
     const [api, call] = name.split('.') as [string, string];

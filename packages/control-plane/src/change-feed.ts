@@ -27,6 +27,11 @@ export interface ChangeFeed {
    */
   ready(): Promise<void>;
   subscribe(match: (payload: string) => boolean): ChangeSubscription;
+  /**
+   * Calls `onPayload` with every notification from now on, and `onGap` when notifications may have been missed (listening
+   * failed or the connection was lost, and it listens again). Returns the function that stops.
+   */
+  watch(onPayload: (payload: string) => void, onGap: () => void): () => void;
   /** Whether notifications arrive now (`false` until listening, and after the connection was lost until it is back). */
   readonly listening: boolean;
   /** Ends every wait (each resolves `undefined`) and stops listening. */
@@ -40,13 +45,16 @@ interface Waiter {
 }
 
 /**
- * Listens on `changeChannel(schema)` while anyone waits (from the first subscription; a lost connection is
+ * Listens on `options.channel` (default `changeChannel(schema)`) while anyone waits (from the first subscription; a lost connection is
  * re-established after `retryMs`, default 1000). Waits never depend on it alone: callers re-check at least every
  * few hundred ms when `listening` is false.
  */
-export function createChangeFeed(options: { driver: SqlDriver; schema: string; retryMs?: number; onError?: (error: unknown) => void }): ChangeFeed {
+export function createChangeFeed(options: { driver: SqlDriver; schema: string; channel?: string; retryMs?: number; onError?: (error: unknown) => void }): ChangeFeed {
   const waiters = new Set<Waiter>();
+  const watchers = new Set<{ onPayload: (payload: string) => void; onGap: () => void }>();
   let listening = false;
+  /** Whether listening failed or was lost since it last listened: notifications may have been missed. */
+  let missed = false;
   let closed = false;
   let starting: Promise<void> | undefined;
   let stop: (() => Promise<void>) | undefined;
@@ -58,13 +66,15 @@ export function createChangeFeed(options: { driver: SqlDriver; schema: string; r
       waiter.payload = payload;
       waiter.wake?.(payload);
     }
+    for (const watcher of watchers) watcher.onPayload(payload);
   };
 
   const start = () => {
     if (closed || starting !== undefined || stop !== undefined || retryTimer !== undefined) return;
     starting = options.driver
-      .listen(changeChannel(options.schema), deliver, (error) => {
+      .listen(options.channel ?? changeChannel(options.schema), deliver, (error) => {
         listening = false;
+        missed = true;
         stop = undefined;
         options.onError?.(error);
         scheduleRetry();
@@ -73,8 +83,11 @@ export function createChangeFeed(options: { driver: SqlDriver; schema: string; r
         if (closed) return void unlisten();
         stop = unlisten;
         listening = true;
+        if (missed) for (const watcher of watchers) watcher.onGap();
+        missed = false;
       })
       .catch((error: unknown) => {
+        missed = true;
         options.onError?.(error);
         scheduleRetry();
       })
@@ -129,8 +142,15 @@ export function createChangeFeed(options: { driver: SqlDriver; schema: string; r
         },
       };
     },
+    watch(onPayload, onGap) {
+      const watcher = { onPayload, onGap };
+      if (!closed) watchers.add(watcher);
+      start();
+      return () => void watchers.delete(watcher);
+    },
     async close() {
       closed = true;
+      watchers.clear();
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       for (const waiter of waiters) waiter.wake?.(undefined);
       waiters.clear();

@@ -6,6 +6,7 @@ import {
   ControlPlaneInputError,
   DEFAULT_TRANSCRIPT_LIMITS,
   DEFAULT_WORKFLOW_LIMITS,
+  type ControlPlaneChanges,
   type ControlPlaneClient,
   type TranscriptLimits,
   type WorkflowLimits,
@@ -22,6 +23,7 @@ import type { SqlDriver } from './sql-driver.js';
 import { createTranscriptApi } from './transcript-api.js';
 import { createWorkApi } from './work-api.js';
 import { withLongPolls } from './long-polls.js';
+import { createViewChanges } from './view-changes.js';
 import { repeatDuty, type RepeatingDuty } from './repeat-duty.js';
 import { createWorkflowEngine } from './workflow-engine.js';
 
@@ -84,6 +86,8 @@ export interface ControlPlane {
   readonly client: ControlPlaneClient;
   readonly driver: SqlDriver;
   readonly schema: string;
+  /** The changes committed to this control plane's database, for live views (listens from the first subscription). */
+  readonly changes: ControlPlaneChanges;
   /** Fires the due schedules now (the background timer does it every `timerIntervalMs`). */
   fireDueSchedules(): Promise<number>;
   /** Stops the background duties, and closes the database if this control plane opened it. */
@@ -138,6 +142,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
   const { close: closeEngine, ...workflowSurfaces } = engine;
   // Long polls (claims and heartbeats with `waitMs`) wait on the database's change notifications (migration 8).
   const feed = createChangeFeed({ driver, schema, onError });
+  const changes = createViewChanges({ driver, schema, onError });
   const client: ControlPlaneClient = withLongPolls(Object.freeze({
     schedules: createScheduleApi({
       driver,
@@ -177,6 +182,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
     client,
     driver,
     schema,
+    changes: { subscribe: (listener) => changes.subscribe(listener) },
     fireDueSchedules: fire,
     async close() {
       if (closed) return;
@@ -184,6 +190,7 @@ export async function createControlPlane(options: ControlPlaneOptions = {}): Pro
       await Promise.all(duties.map((duty) => duty.stop()));
       await closeEngine();
       await feed.close();
+      await changes.close();
       if (ownsDriver) await driver.close();
     },
   };

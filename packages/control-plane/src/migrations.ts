@@ -297,6 +297,39 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE {schema}.job ADD COLUMN home text;
     `,
   },
+  {
+    version: 12,
+    name: 'view notifications',
+    // NOTIFY {schema}_views with a JSON object ({ kind, id, agentId } and the owner's id) when a job, workflow, task,
+    // approval or schedule is created or changes what a viewer shows, and when a claim's transcript grows: what live
+    // views (the dashboard's change stream) wait on. Heartbeats change none of the watched columns and notify nothing.
+    sql: `
+      CREATE FUNCTION {schema}.notify_view() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        change jsonb := jsonb_build_object('kind', TG_TABLE_NAME, 'id', NEW.id, 'agentId', NEW.agent_id);
+      BEGIN
+        IF TG_TABLE_NAME = 'task' THEN
+          change := change || jsonb_build_object('workflowId', NEW.workflow_id);
+        ELSIF TG_TABLE_NAME = 'approval' OR TG_TABLE_NAME = 'transcript' THEN
+          change := change || jsonb_strip_nulls(jsonb_build_object('jobId', NEW.job_id, 'taskId', NEW.task_id));
+        END IF;
+        PERFORM pg_notify('{schema}_views', change::text);
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER job_notify_view AFTER INSERT OR UPDATE OF status, lease_token, worker_id, final_answer, error ON {schema}.job
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_view();
+      CREATE TRIGGER workflow_notify_view AFTER INSERT OR UPDATE OF status, log, task_count, settled_count, result, error ON {schema}.workflow
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_view();
+      CREATE TRIGGER task_notify_view AFTER INSERT OR UPDATE OF status, lease_token, worker_id, result, error ON {schema}.task
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_view();
+      CREATE TRIGGER approval_notify_view AFTER INSERT OR UPDATE OF status ON {schema}.approval
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_view();
+      CREATE TRIGGER schedule_notify_view AFTER INSERT OR UPDATE OF status, next_run_at, fire_count ON {schema}.schedule
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_view();
+      CREATE TRIGGER transcript_notify_view AFTER INSERT OR UPDATE OF received ON {schema}.transcript
+        FOR EACH ROW EXECUTE FUNCTION {schema}.notify_view();
+    `,
+  },
 ];
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,43}$/;

@@ -1,19 +1,24 @@
 // The dashboard: sign-in, the section router (#/jobs, #/jobs/<id>, #/workflows/<id>, …) and live updates. A page's
-// data (and the approvals count) is loaded again every REFRESH_MS while the tab is visible (never faster than once a
-// second; pages that do not change by themselves, `live: false`, only once) and redrawn only when it changed,
-// keeping what the person opened, typed and focused.
+// data (and the approvals count) is loaded again when the control plane's change stream (`changes.js`) says the
+// agent's jobs, workflows, approvals, schedules or transcripts changed (at most once a second), and every FALLBACK_MS
+// in case a change was missed (POLL_MS while the stream is down); pages that do not change by themselves
+// (`live: false`) load once. A page is redrawn only when its data changed, keeping what the person opened, typed and
+// focused; nothing is loaded while the tab is hidden.
 import { ApiError, currentSession, rpc, signIn, signOut } from './api.js';
+import { watchChanges } from './changes.js';
 import { h } from './dom.js';
 import { routeView } from './routes.js';
 
-const REFRESH_MS = 1500;
+const FALLBACK_MS = 15000;
+const POLL_MS = 3000;
+const MIN_GAP_MS = 1000;
 const main = document.getElementById('main');
 const top = document.getElementById('top');
 const agentInput = document.getElementById('agent');
 const badge = document.getElementById('approval-count');
 const announce = document.getElementById('announce');
 
-const state = { session: null, agentId: '', generation: 0, shown: undefined, timer: undefined };
+const state = { session: null, agentId: '', generation: 0, shown: undefined, timer: undefined, changes: undefined, live: false, lastLoad: 0, soon: undefined };
 
 /** The page's context for views: the agent, the route's parameters, and navigation. */
 function context(route) {
@@ -45,10 +50,51 @@ async function start() {
   agentInput.readOnly = agent;
   agentInput.title = agent ? 'This token is for this agent only' : 'The agent whose work is shown (a worker token sees every agent)';
   document.getElementById('who').textContent = agent ? `agent token` : 'worker token';
+  watchAgent();
   await tick(true);
 }
 
+/** Follows the shown agent's changes (again after the agent was switched). */
+function watchAgent() {
+  state.changes?.stop();
+  setLive(false);
+  state.changes = watchChanges({
+    agentId: state.agentId,
+    onChange: () => refreshSoon(),
+    // (Re)connected, or changes may have been missed: what is shown may be out of date.
+    onReady: () => refreshSoon(),
+    onState: setLive,
+    onUnauthorized: () => {
+      stopWatching();
+      showSignIn('Your session ended: sign in again.');
+    },
+  });
+}
+
+function stopWatching() {
+  state.changes?.stop();
+  state.changes = undefined;
+  clearTimeout(state.soon);
+  state.soon = undefined;
+  setLive(false);
+}
+
+function setLive(live) {
+  state.live = live;
+  document.body.dataset.live = live ? 'stream' : 'poll';
+}
+
+/** Loads the page again because something changed: now, or MIN_GAP_MS after the last load (changes come in bursts). */
+function refreshSoon() {
+  if (state.soon !== undefined || document.hidden) return;
+  state.soon = setTimeout(() => {
+    state.soon = undefined;
+    tick();
+  }, Math.max(0, state.lastLoad + MIN_GAP_MS - Date.now()));
+}
+
 function showSignIn(message) {
+  stopWatching();
   top.hidden = true;
   clearTimeout(state.timer);
   state.shown = undefined;
@@ -82,10 +128,14 @@ function showSignIn(message) {
   input.focus();
 }
 
-/** Loads the current route's data and draws it when it changed (or `force`); then waits REFRESH_MS and goes again. */
+/**
+ * Loads the current route's data and draws it when it changed (or `force`); then loads again after FALLBACK_MS (POLL_MS
+ * while the change stream is down) unless a change comes first.
+ */
 async function tick(force = false) {
   clearTimeout(state.timer);
   const generation = ++state.generation;
+  state.lastLoad = Date.now();
   const route = parseRoute();
   const { view, params } = routeView(route.path);
   route.params = params;
@@ -110,7 +160,7 @@ async function tick(force = false) {
     state.shown = undefined;
     main.replaceChildren(h('h1', {}, view.title(undefined, ctx)), h('p', { class: 'error', role: 'alert' }, failure instanceof ApiError ? failure.message : String(failure)));
   }
-  if (generation === state.generation && !document.hidden) state.timer = setTimeout(() => tick(), REFRESH_MS);
+  if (generation === state.generation && !document.hidden) state.timer = setTimeout(() => tick(), state.live ? FALLBACK_MS : POLL_MS);
 }
 
 /** Replaces the page, keeping folds open, typed text and focus (by element id or data-key). */
@@ -173,6 +223,7 @@ document.getElementById('agent-form').addEventListener('submit', (event) => {
   const seen = [value, ...agentsSeen().filter((agent) => agent !== value)].slice(0, 20);
   localStorage.setItem('ankole.agents', JSON.stringify(seen));
   showAgentsSeen();
+  watchAgent();
   tick(true);
 });
 agentInput.addEventListener('change', () => document.getElementById('agent-form').requestSubmit());

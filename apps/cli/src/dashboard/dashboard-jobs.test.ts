@@ -131,6 +131,36 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     await page.context().close();
   });
 
+  it('waits on the change stream instead of asking again and again: idle it calls nothing, a new job is drawn when it comes', { timeout: 60_000 }, async () => {
+    const page = await stack.signedInPage(stack.workerToken);
+    await page.getByLabel('Agent').fill('quiet');
+    await page.getByLabel('Agent').press('Enter');
+    await page.getByText('of agent quiet').waitFor();
+    await page.locator('body[data-live="stream"]').waitFor();
+    const calls: Array<{ call: string; at: number }> = [];
+    page.on('request', (request) => {
+      const call = new URL(request.url()).pathname;
+      if (call.startsWith('/v1/')) calls.push({ call, at: Date.now() });
+    });
+    // Once listening, the page reads its data once more (a change may have come before), within a second.
+    await page.waitForTimeout(2_000);
+    calls.length = 0;
+    // Idle: no call at all for a while (the page used to ask every 1.5 s; its safety reload comes every 15 s).
+    await page.waitForTimeout(4_000);
+    expect(calls).toEqual([]);
+    await page.evaluate('globalThis.sameDocument = true');
+    const started = Date.now();
+    const job = await stack.plane.client.jobs.start({ agentId: 'quiet', title: 'Pushed', prompt: 'nothing to do' });
+    await page.locator(`tr[data-job="${job.id}"][data-status="queued"]`).waitFor();
+    // The list was read again because the stream told of the job, not on a timer, and the stream stayed open.
+    expect(calls.filter(({ call, at }) => call === '/v1/jobs/list' && at >= started).length).toBeGreaterThan(0);
+    expect(calls.filter(({ call }) => call === '/v1/changes')).toEqual([]);
+    expect(await page.evaluate('globalThis.sameDocument')).toBe(true);
+    await stack.plane.client.jobs.cancel({ agentId: 'quiet', jobId: job.id });
+    await page.locator(`tr[data-job="${job.id}"][data-status="cancelled"]`).waitFor();
+    await page.context().close();
+  });
+
   it("draws a running job's transcript live: the call running, then done, and the answer", { timeout: 60_000 }, async () => {
     const job = await stack.plane.client.jobs.start({ agentId: 'a', title: 'Slow notes', prompt: 'slowly look up urchins' });
     const page = await stack.signedInPage(stack.workerToken);

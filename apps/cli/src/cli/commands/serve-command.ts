@@ -57,6 +57,7 @@ export const serveCommand: CliCommand = {
       const tokens = createAccessTokens({ driver: local.driver, schema: local.schema });
       const server = await serveControlPlane({
         client: local.client,
+        changes: local.changes,
         authenticate: (token) => (token === undefined ? undefined : tokens.verify(token)),
         host,
         port,

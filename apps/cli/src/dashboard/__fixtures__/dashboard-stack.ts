@@ -54,6 +54,7 @@ export async function startDashboardStack(options: { chromium: string; model: Te
   const log: string[] = [];
   const server = await serveControlPlane({
     client: plane.client,
+    changes: plane.changes,
     authenticate: (token) => (token === undefined ? undefined : tokens.verify(token)),
     port: 0,
     dashboard: true,

@@ -1,0 +1,154 @@
+import type { ControlPlane } from '@core/control-plane';
+import { controlPlanes } from '@core/control-plane/testing';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAccessTokens, type AccessTokens } from './access-tokens.js';
+import { serveControlPlane, type ControlPlaneServer, type ServeControlPlaneOptions } from './serve-control-plane.js';
+
+interface ServerSentEvent {
+  event: string;
+  data: unknown;
+}
+
+/** Reads a `text/event-stream` answer event by event (comments are counted, not returned). */
+function readEvents(response: Response) {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let comments = 0;
+  return {
+    get comments() {
+      return comments;
+    },
+    /** The next event, or `undefined` once the stream ended. */
+    async next(): Promise<ServerSentEvent | undefined> {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const lines = block.split('\n');
+          if (lines.every((line) => line.startsWith(':'))) {
+            comments += 1;
+            continue;
+          }
+          const field = (name: string) => lines.filter((line) => line.startsWith(`${name}: `)).map((line) => line.slice(name.length + 2));
+          return { event: field('event')[0] ?? 'message', data: JSON.parse(field('data').join('\n')) };
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffer += value;
+      }
+    },
+    /** The next `change` event (skipping others), or fails on `end`. */
+    async nextChange(): Promise<Record<string, unknown>> {
+      for (;;) {
+        const event = await this.next();
+        if (event === undefined || event.event === 'end') throw new Error(`the stream ended: ${JSON.stringify(event)}`);
+        if (event.event === 'change') return event.data as Record<string, unknown>;
+      }
+    },
+    cancel: () => reader.cancel().catch(() => undefined),
+  };
+}
+
+describe('GET /v1/changes: the change stream (PGlite)', () => {
+  const planes = controlPlanes('pglite');
+  let plane: ControlPlane;
+  let tokens: AccessTokens;
+  let server: ControlPlaneServer;
+  const logged: string[] = [];
+
+  async function start(options: Partial<ServeControlPlaneOptions> = {}): Promise<ControlPlaneServer> {
+    return serveControlPlane({
+      client: plane.client,
+      changes: plane.changes,
+      authenticate: (token) => (token === undefined ? undefined : tokens.verify(token)),
+      port: 0,
+      log: (line) => logged.push(line),
+      ...options,
+    });
+  }
+  const open = (token: string | undefined, query = '') =>
+    fetch(`${server.url}/v1/changes${query}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  /** A stream opened with `token`, read up to its `ready` event. */
+  const ready = async (token: string, query = '') => {
+    const response = await open(token, query);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = readEvents(response);
+    expect((await events.next())?.event).toBe('ready');
+    return events;
+  };
+
+  beforeEach(async () => {
+    plane = await planes.open();
+    tokens = createAccessTokens({ driver: plane.driver, schema: plane.schema });
+    server = await start();
+    logged.length = 0;
+  });
+  afterEach(async () => {
+    await server.close();
+    await planes.cleanup();
+  });
+  afterAll(() => planes.close());
+
+  it("streams an agent token only its own agent's changes, and a worker token every agent's (or one's)", async () => {
+    const ops = (await tokens.create({ kind: 'agent', agentId: 'ops' })).token;
+    const worker = (await tokens.create({ kind: 'worker' })).token;
+    const opsEvents = await ready(ops);
+    const workerEvents = await ready(worker);
+    const onlyOps = await ready(worker, '?agentId=ops');
+    const secret = await plane.client.jobs.start({ agentId: 'payroll', prompt: 'p' });
+    const own = await plane.client.jobs.start({ agentId: 'ops', prompt: 'p' });
+    // The payroll job came first: a stream that showed it would give it first.
+    expect(await opsEvents.nextChange()).toEqual({ kind: 'job', id: own.id, agentId: 'ops' });
+    expect(await onlyOps.nextChange()).toMatchObject({ id: own.id });
+    expect(await workerEvents.nextChange()).toMatchObject({ id: secret.id, agentId: 'payroll' });
+    expect(await workerEvents.nextChange()).toMatchObject({ id: own.id, agentId: 'ops' });
+    for (const events of [opsEvents, workerEvents, onlyOps]) await events.cancel();
+  });
+
+  it('refuses a missing or wrong token, another agent, and a cookie without the dashboard header', async () => {
+    const ops = (await tokens.create({ kind: 'agent', agentId: 'ops' })).token;
+    expect((await open(undefined)).status).toBe(401);
+    expect((await open('nope')).status).toBe(401);
+    const other = await open(ops, '?agentId=payroll');
+    expect(other.status).toBe(403);
+    expect(await other.json()).toMatchObject({ error: { code: 'agent_forbidden' } });
+    expect((await open(ops, '?agentId=')).status).toBe(400);
+    // Without `changes` the route does not exist.
+    await server.close();
+    server = await start({ changes: undefined });
+    expect((await open(ops)).status).toBe(404);
+  });
+
+  it('ends a stream whose token was revoked at its next keep-alive, and counts streams with the long polls', async () => {
+    await server.close();
+    server = await start({ changeStreamKeepAliveMs: 100, maxWaitersPerToken: 2 });
+    const { token, record } = await tokens.create({ kind: 'agent', agentId: 'ops' });
+    const first = await ready(token);
+    const second = await ready(token);
+    const third = await open(token);
+    expect(third.status).toBe(429);
+    expect(await third.json()).toMatchObject({ error: { code: 'too_many_waiting' } });
+    await second.cancel();
+    await tokens.revoke(record.id);
+    let event: ServerSentEvent | undefined;
+    do event = await first.next();
+    while (event !== undefined && event.event !== 'end');
+    expect(event).toEqual({ event: 'end', data: { reason: 'revoked' } });
+    expect(first.comments).toBeGreaterThan(0);
+    expect(await first.next()).toBeUndefined();
+  });
+
+  it('ends streams when the server closes, and after their longest time (the reader connects again)', async () => {
+    await server.close();
+    server = await start({ changeStreamMaxMs: 300 });
+    const worker = (await tokens.create({ kind: 'worker' })).token;
+    const events = await ready(worker);
+    expect(await events.next()).toEqual({ event: 'end', data: { reason: 'reconnect' } });
+    const again = await ready(worker);
+    const closed = server.close();
+    expect(await again.next()).toEqual({ event: 'end', data: { reason: 'closing' } });
+    await closed;
+  });
+});
