@@ -51,7 +51,7 @@ describe('the HTTP control plane: auth, limits and errors (PGlite)', () => {
     expect(response.status).toBe(200);
     const document = (await response.json()) as { openapi: string; paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: { required?: string[] } }> } } }> };
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths).sort()).toEqual(['/v1/health', ...Object.keys(RPC_METHODS).map((name) => `/v1/${name.replace('.', '/')}`)].sort());
+    expect(Object.keys(document.paths).sort()).toEqual(['/v1/health', '/v1/changes', ...Object.keys(RPC_METHODS).map((name) => `/v1/${name.replace('.', '/')}`)].sort());
     expect(document.paths['/v1/jobs/start']!.post!.requestBody.content['application/json']!.schema.required).toEqual(['agentId', 'prompt']);
   });
 

@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { defineWorkerTool, type AnyWorkerAgentTool } from '@core/runtime';
-import { functionCallOutputs, lastUserText, reply, startTestModelServer, type TestModelServer } from '@core/testkit';
+import { startTestModelServer, type TestModelServer } from '@core/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { findChromium, screenshot, startDashboardStack, type DashboardStack } from './__fixtures__/dashboard-stack.js';
+import { DASHBOARD_TOOLS, dashboardTurnReply } from './__fixtures__/dashboard-turns.js';
 
 // The dashboard of `ankole serve` in a real headless Chromium, against the real control plane and a real worker with
 // the test model: what a person sees and does in the browser, and what the server refuses.
@@ -19,6 +20,7 @@ const slowLookupGate = new Promise<void>((resolve) => {
 
 /** The job turns' tools: a read-only lookup, a slow one, and a destructive removal held for a person. */
 const TOOLS: AnyWorkerAgentTool[] = [
+  ...DASHBOARD_TOOLS,
   defineWorkerTool({
     name: 'slow_lookup',
     description: 'Looks a topic up, slowly.',
@@ -30,22 +32,6 @@ const TOOLS: AnyWorkerAgentTool[] = [
       return { content: `${params.topic}: found at last` };
     },
   }),
-  defineWorkerTool({
-    name: 'lookup',
-    description: 'Looks a topic up.',
-    schema: z.object({ topic: z.string() }),
-    isReadOnly: true,
-    describeActivity: (params) => `Looking up ${params.topic}`,
-    execute: (params) => ({ content: `${params.topic}: a brown alga that grows in underwater forests` }),
-  }),
-  defineWorkerTool({
-    name: 'remove_file',
-    description: 'Removes a file.',
-    schema: z.object({ path: z.string() }),
-    isDestructive: true,
-    describeActivity: (params) => `Removing ${params.path}`,
-    execute: (params) => ({ content: `removed ${params.path}` }),
-  }),
 ];
 
 describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, approvals, tokens', () => {
@@ -54,21 +40,8 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
 
   beforeAll(async () => {
     // `look up X` calls lookup, `remove X` calls remove_file; each then answers with what the tool returned.
-    model = await startTestModelServer({
-      script: [],
-      onExhausted: (request) => {
-        const prompt = lastUserText(request) ?? '';
-        const [output] = functionCallOutputs(request);
-        if (output !== undefined) return reply.text(`done: ${prompt} → ${String(output.output)}`);
-        const lookup = /^look up (\S+)/.exec(prompt);
-        if (lookup !== null) return reply.functionCalls([{ name: 'lookup', arguments: { topic: lookup[1] } }]);
-        const slow = /^slowly look up (\S+)/.exec(prompt);
-        if (slow !== null) return reply.functionCalls([{ name: 'slow_lookup', arguments: { topic: slow[1] } }]);
-        const remove = /^remove (\S+)/.exec(prompt);
-        if (remove !== null) return reply.functionCalls([{ name: 'remove_file', arguments: { path: remove[1] } }]);
-        return reply.text(`done: ${prompt}`);
-      },
-    });
+    // `look up X` calls lookup, `slowly look up X` slow_lookup, `remove X` remove_file; each then answers with the output.
+    model = await startTestModelServer({ script: [], onExhausted: dashboardTurnReply });
     stack = await startDashboardStack({ chromium: CHROMIUM!, model });
   }, 120_000);
   afterAll(async () => {
@@ -132,6 +105,8 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
   });
 
   it('waits on the change stream instead of asking again and again: idle it calls nothing, a new job is drawn when it comes', { timeout: 60_000 }, async () => {
+    // No worker meanwhile: the job stays queued until the test cancels it.
+    await stack.stopWorkers();
     const page = await stack.signedInPage(stack.workerToken);
     await page.getByLabel('Agent').fill('quiet');
     await page.getByLabel('Agent').press('Enter');
@@ -159,6 +134,7 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     await stack.plane.client.jobs.cancel({ agentId: 'quiet', jobId: job.id });
     await page.locator(`tr[data-job="${job.id}"][data-status="cancelled"]`).waitFor();
     await page.context().close();
+    await stack.startWorker({ extraTools: TOOLS });
   });
 
   it("draws a running job's transcript live: the call running, then done, and the answer", { timeout: 60_000 }, async () => {

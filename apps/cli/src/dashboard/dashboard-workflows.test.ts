@@ -91,7 +91,7 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: workflows, 
     await page.context().close();
   });
 
-  it('lists schedules with their next runs in words, and searches the Brain and shows a page', { timeout: 60_000 }, async () => {
+  it('lists schedules with their next runs in words, cancels one, and searches the Brain and shows a page', { timeout: 60_000 }, async () => {
     await stack.plane.client.schedules.create({ agentId: 's', title: 'Morning digest', prompt: 'Summarise the news', cron: '0 9 * * 1-5', timeZone: 'Europe/Paris' });
     await stack.plane.client.brain.createPage({ agentId: 's', title: 'Kelp forests', body: 'Kelp forests grow in cold, nutrient-rich water.\n\nThey shelter sea otters.' });
     await stack.plane.client.brain.createPage({ agentId: 's', title: 'Coral reefs', body: 'Reefs are built by corals.' });
@@ -103,6 +103,12 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: workflows, 
     expect(await schedule.textContent()).toContain('At 09:00, Monday through Friday');
     expect(await schedule.locator('time').first().textContent()).toMatch(/^\d{4}-\d\d-\d\d 09:00 .* \((in \d+ (min|h|days?)|just now)\)$/);
     await screenshot(page, 'schedules');
+    // Cancel from the page: the schedule says so and will not run again (in the control plane too).
+    await schedule.getByRole('button', { name: 'Cancel schedule' }).click();
+    await schedule.getByText('It will not run again.').waitFor();
+    expect(await schedule.getByRole('button', { name: 'Cancel schedule' }).count()).toBe(0);
+    expect(await page.locator('#announce').textContent()).toBe('Schedule cancelled.');
+    expect((await stack.plane.client.schedules.list({ agentId: 's', includeInactive: true })).map((each) => each.status)).toEqual(['cancelled']);
 
     await page.getByRole('link', { name: 'Brain' }).click();
     await page.getByRole('list', { name: 'Pages' }).waitFor();

@@ -41,6 +41,8 @@ export interface DashboardStack {
   log: string[];
   /** Starts a worker on the control plane with the test model, once the workers started before have stopped (the last one is stopped by `close`). */
   startWorker(options?: { extraTools?: AnyWorkerAgentTool[]; approvals?: RunWorkerOptions['approvals'] }): Promise<void>;
+  /** Stops the running worker (queued jobs then stay queued). */
+  stopWorkers(): Promise<void>;
   /** A new page (its own cookies) signed in with `token`. */
   signedInPage(token: string): Promise<Page>;
   close(): Promise<void>;
@@ -91,6 +93,9 @@ export async function startDashboardStack(options: { chromium: string; model: Te
         stop.abort();
         await done;
       });
+    },
+    async stopWorkers() {
+      for (const stop of stops.splice(0)) await stop();
     },
     async signedInPage(token) {
       const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, colorScheme: 'light' });
