@@ -57,7 +57,11 @@ describe('denied calls for people', () => {
 
   it('the JSON renderer counts them in run.completed', () => {
     let written = '';
-    const renderer = createJsonRenderer({ write: (text: string) => void (written += text) } as never);
+    const renderer = createJsonRenderer({
+      write: (text: string) => {
+        written += text;
+      },
+    });
     renderer.event(denied('a', { by: 'unattended', reason: 'ankole run has no terminal to ask on' }));
     renderer.finish({ outcome, durationMs: 10, interrupted: false, exitCode: 0 });
     const last = JSON.parse(written.trim().split('\n').at(-1) ?? '{}') as { type: string; deniedCalls: unknown };
