@@ -9,6 +9,7 @@ export type { ModelEndpoint } from './model-failure.js';
 // control plane (issue 6): the long-running worker
 export { runWorker } from './worker/run-worker.js';
 export type { RunWorkerOptions, WorkerEvent, WorkerSummary } from './worker/run-worker.js';
+export type { TurnDenials } from './worker/run-leased-turn.js';
 export { runClaimedTask } from './worker/run-task.js';
 export type { RunClaimedTaskOptions, WorkerTaskContext, WorkerTaskEvent } from './worker/run-task.js';
 export { createWorkerMcpTools } from './worker/worker-mcp-tools.js';

@@ -15,6 +15,8 @@ const ENDINGS = {
 };
 const OK_ENDINGS = ['completed', 'terminated', 'awaiting_approval'];
 const CHECK_MARKS = { completed: '✓', in_progress: '▸', pending: '○' };
+// Who denied a call (`approval.decided`'s `by`; stored events without one were a person's).
+const DENIED_BY = { config: 'Denied by the config', person: 'Denied by a person', unattended: 'Denied (no one could be asked)' };
 
 /** The transcripts of a job or task (`transcripts.get`), one section per attempt; `live` while it may still grow. */
 export function drawTranscript(record, { what, live, key }) {
@@ -90,7 +92,7 @@ function drawAttempt(attempt, { live, key }) {
         );
         break;
       case 'approval.decided': {
-        const how = event.decision === 'approved' ? '✓ Approved' : event.decision === 'denied' ? '✗ Denied' : '⏸ Held for a person';
+        const how = event.decision === 'approved' ? '✓ Approved' : event.decision === 'denied' ? `✗ ${Object.hasOwn(DENIED_BY, event.by) ? DENIED_BY[event.by] : DENIED_BY.person}` : '⏸ Held for a person';
         lines.push(h('div', { class: `approval-line decided-${event.decision}` }, `${how}: ${event.label}${event.reason ? ` (${event.reason})` : ''}`));
         break;
       }

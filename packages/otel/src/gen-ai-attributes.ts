@@ -37,4 +37,6 @@ export const ANKOLE = {
   toolRepairs: 'ankole.tool.repairs',
   approvalDecision: 'ankole.approval.decision',
   approvalReason: 'ankole.approval.reason',
+  /** Who denied a call: `config`, `person` or `unattended` (no one could be asked). */
+  approvalDeniedBy: 'ankole.approval.denied_by',
 } as const;

@@ -160,7 +160,7 @@ describe('traceAgentTurn over a real turn (runAgentLoop, the openai SDK, the tes
     const { exporter, tracer } = tracing();
     const turn = traceAgentTurn({ tracer, model: 'm' });
     turn.onEvent({ type: 'approval.requested', step: 1, callId: 'c1', toolName: 'rm', label: 'Removing x', params: { path: 'x' }, isReadOnly: false, isDestructive: true });
-    turn.onEvent({ type: 'approval.decided', step: 1, callId: 'c1', toolName: 'rm', label: 'Removing x', decision: 'denied', reason: 'keep it' });
+    turn.onEvent({ type: 'approval.decided', step: 1, callId: 'c1', toolName: 'rm', label: 'Removing x', decision: 'denied', by: 'config', reason: 'keep it' });
     turn.onEvent({ type: 'turn.completed', reason: 'completed', steps: 1, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, text: '' });
     const [agent] = exporter.getFinishedSpans();
     expect(agent!.events.map((event) => [event.name, event.attributes?.['ankole.approval.decision']])).toEqual([
@@ -168,6 +168,7 @@ describe('traceAgentTurn over a real turn (runAgentLoop, the openai SDK, the tes
       ['ankole.approval.decided', 'denied'],
     ]);
     expect(agent!.events[1]!.attributes?.['ankole.approval.reason']).toBe('keep it');
+    expect(agent!.events[1]!.attributes?.['ankole.approval.denied_by']).toBe('config');
   });
 });
 

@@ -164,6 +164,7 @@ export function traceAgentTurn(options: AgentTurnTracingOptions): AgentTurnTraci
           [GEN_AI.toolCallId]: event.callId,
           [ANKOLE.approvalDecision]: event.decision,
           ...(event.reason === undefined ? {} : { [ANKOLE.approvalReason]: event.reason }),
+          ...(event.by === undefined ? {} : { [ANKOLE.approvalDeniedBy]: event.by }),
         });
         return;
       case 'context.compacted':

@@ -60,7 +60,8 @@ export type { BoundedRegExp, BoundedRegExpEngine } from './validation/bounded-re
 export { compileLinearPattern, createLinearRegExpEngine, MAX_LINEAR_PATTERN_CHARS, toLinearPattern } from './validation/linear-regexp.js';
 
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, dispatchToolCalls } from './dispatch/dispatch-tool-calls.js';
-export { declinedMessage } from './dispatch/dispatch-tool-calls.js';
+export { callDenial, declinedMessage, DENIAL_SOURCES } from './dispatch/dispatch-tool-calls.js';
+export type { CallDenial, DenialSource } from './dispatch/dispatch-tool-calls.js';
 export type { CallGateAnswer, DispatchOptions, FunctionCallItem, FunctionCallOutputItem, ToolCallOutcome } from './dispatch/dispatch-tool-calls.js';
 
 export { DEFAULT_MAX_STEPS, runAgentLoop } from './loop/run-agent-loop.js';
@@ -69,6 +70,8 @@ export type { AnswerToolSearchOptions, ToolSearchAnswer, ToolSearchCallItem, Too
 export type { AgentLoopOptions, AgentLoopResult } from './loop/run-agent-loop.js';
 export type { ActivityStatus, AgentEvent, AgentEventType, TokenUsage, TurnEndReason } from './loop/agent-events.js';
 export { boundEvent, DEFAULT_MAX_EVENT_STRING_CHARS } from './loop/bound-event.js';
+export { createDeniedCallCounter } from './loop/denied-call-counter.js';
+export type { DeniedCallCounter, DeniedCallCounts } from './loop/denied-call-counter.js';
 export type { BoundEvent } from './loop/bound-event.js';
 export type {
   MessagePhase,

@@ -44,15 +44,25 @@ describe('the terminal approval policy', () => {
 
   it('n denies with the reason typed next (none when left empty); other answers ask again', async () => {
     const terminal = asking(['maybe', 'n', 'keep it', 'n', '']);
-    expect(await terminal.policy(request('a.md'))).toEqual({ action: 'deny', reason: 'keep it' });
-    expect(await terminal.policy(request('b.md'))).toEqual({ action: 'deny' });
+    expect(await terminal.policy(request('a.md'))).toEqual({ action: 'deny', by: 'person', reason: 'keep it' });
+    expect(await terminal.policy(request('b.md'))).toEqual({ action: 'deny', by: 'person' });
   });
 
   it('follows the deny and allow lists without asking, and denies when input ends', async () => {
     const listed = asking([], { allow: [], deny: ['remove'] });
-    expect(await listed.policy(request('a.md'))).toEqual({ action: 'deny', reason: 'the agent\'s config denies the tool "remove"' });
+    expect(await listed.policy(request('a.md'))).toEqual({ action: 'deny', by: 'config', reason: 'approvals.deny in the agent config lists "remove"' });
     expect(await asking([], { allow: ['remove'], deny: [] }).policy(request('a.md'))).toEqual({ action: 'allow' });
     expect(listed.reads()).toBe(0);
-    expect(await asking([]).policy(request('a.md'))).toMatchObject({ action: 'deny', reason: expect.stringMatching(/no answer came/) });
+    expect(await asking([]).policy(request('a.md'))).toMatchObject({ action: 'deny', by: 'unattended', reason: expect.stringMatching(/no answer came/) });
+  });
+
+  it('says why no one could be asked: --approve never chosen, or no terminal to ask on', async () => {
+    const rules = { allow: [], deny: [], hold: [], background: 'allow' as const };
+    const never = createCliApprovalPolicy({ mode: 'never', rules, write: () => undefined });
+    expect(await never(request('a.md'))).toEqual({ action: 'deny', by: 'unattended', reason: 'ankole run runs with --approve never' });
+    const byDefault = createCliApprovalPolicy({ mode: 'never', modeChosen: false, rules, write: () => undefined });
+    expect(await byDefault(request('a.md'))).toEqual({ action: 'deny', by: 'unattended', reason: 'ankole run has no terminal to ask on' });
+    const askWithoutTerminal = createCliApprovalPolicy({ mode: 'ask', rules, write: () => undefined });
+    expect(await askWithoutTerminal(request('a.md'))).toEqual({ action: 'deny', by: 'unattended', reason: 'ankole run has no terminal to ask on' });
   });
 });

@@ -15,25 +15,32 @@ export interface CliApprovalPolicyOptions {
   write: (text: string) => void;
   /** Reads the person's answer; `undefined` when input ended or the turn was aborted. Needed for `ask`. */
   readLine?: (signal?: AbortSignal) => Promise<string | undefined>;
+  /**
+   * Whether the mode was chosen (`--approve`, `ANKOLE_APPROVE`) rather than the default (`never` for want of a
+   * terminal): it says why no one could be asked. Default true.
+   */
+  modeChosen?: boolean;
   signal?: AbortSignal;
 }
 
 /**
- * The approval policy of a terminal turn. The agent config's `deny` list wins, then its `allow` list; then the mode:
- * `auto` allows, `never` denies (saying so), `ask` asks the person, one call at a time: allow once (`y`), allow this
- * tool for the rest of the turn (`a`), or deny (`n`, then an optional reason the model sees).
+ * The approval policy of a terminal turn. The agent config's `deny` list wins (a denial `by: 'config'`), then its
+ * `allow` list; then the mode: `auto` allows, `never` denies (`by: 'unattended'`: no one is asked, and the reason says
+ * why), `ask` asks the person, one call at a time: allow once (`y`), allow this tool for the rest of the turn (`a`), or
+ * deny (`n`, then an optional reason the model sees: `by: 'person'`). Input that ends before an answer is `unattended`.
  */
 export function createCliApprovalPolicy(options: CliApprovalPolicyOptions): ApprovalPolicy {
   const allowedForTurn = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
   return (request) => {
     const name = listedName(request);
-    if (options.rules.deny.includes(name)) return { action: 'deny', reason: `the agent's config denies the tool "${name}"` };
+    if (options.rules.deny.includes(name)) return { action: 'deny', by: 'config', reason: `approvals.deny in the agent config lists "${name}"` };
     if (options.rules.allow.includes(name) || allowedForTurn.has(name)) return { action: 'allow' };
     if (options.mode === 'auto') return { action: 'allow' };
     const readLine = options.readLine;
     if (options.mode === 'never' || readLine === undefined) {
-      return { action: 'deny', reason: `no one can approve it here (the CLI runs with --approve ${options.mode === 'never' ? 'never' : 'ask but no terminal'})` };
+      const chosenNever = options.mode === 'never' && options.modeChosen !== false;
+      return { action: 'deny', by: 'unattended', reason: chosenNever ? 'ankole run runs with --approve never' : 'ankole run has no terminal to ask on' };
     }
     // One question at a time, even when parallel calls ask together.
     const answer = queue.then(() => ask(request, name, readLine));
@@ -48,7 +55,7 @@ export function createCliApprovalPolicy(options: CliApprovalPolicyOptions): Appr
     while (true) {
       options.write(`  Allow? [y] once · [a] allow ${name} for the rest of this turn · [n] deny: `);
       const line = await readLine(options.signal);
-      if (line === undefined) return { action: 'deny', reason: 'no answer came (input ended or the turn was stopped)' };
+      if (line === undefined) return { action: 'deny', by: 'unattended', reason: 'no answer came: input ended or the turn was stopped' };
       const choice = line.trim().toLowerCase();
       if (choice === 'y' || choice === 'yes') return { action: 'allow' };
       if (choice === 'a' || choice === 'always') {
@@ -58,7 +65,7 @@ export function createCliApprovalPolicy(options: CliApprovalPolicyOptions): Appr
       if (choice === 'n' || choice === 'no') {
         options.write('  Reason (optional, the model sees it): ');
         const reason = (await readLine(options.signal))?.trim() ?? '';
-        return reason === '' ? { action: 'deny' } : { action: 'deny', reason };
+        return reason === '' ? { action: 'deny', by: 'person' } : { action: 'deny', by: 'person', reason };
       }
     }
   }

@@ -1,6 +1,7 @@
-import type { AgentEvent } from '@core/runtime';
+import { type AgentEvent, createDeniedCallCounter, type DeniedCallCounts } from '@core/runtime';
 import type { CliOutput } from '../cli/cli-io.js';
 import { oneLine, printableText } from './display-text.js';
+import { describeDeniedCalls, describeDenial } from './describe-denials.js';
 import { createFileChanges } from './file-changes.js';
 import { formatCount, formatDuration, plural } from './format.js';
 import { fileChangeOf, renderFileChange, renderPresentation, type Style } from './render-presentation.js';
@@ -47,6 +48,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
   const fileChanges = createFileChanges();
+  const denials = createDeniedCallCounter();
 
   const width = () => Math.max(20, (output.columns !== undefined && output.columns > 0 ? output.columns : 100) - 1);
   const clip = (text: string) => (text.length > width() ? `${text.slice(0, width() - 1)}…` : text);
@@ -111,7 +113,12 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
     const ok = event.status === 'success';
     const mark = ok ? style.green('✓') : style.red('✗');
     const repaired = event.repairs.length === 0 ? '' : style.dim(` · repaired arguments: ${event.repairs.map((repair) => repair.kind).join(', ')}`);
-    const failure = ok ? '' : `${style.red(` ${event.status}`)}${event.error === undefined ? '' : `: ${firstLine(event.error)}`}`;
+    // A denied call says who denied it and why, not the output the model got.
+    const failure = ok
+      ? ''
+      : event.denial !== undefined
+        ? ` ${style.red(oneLine(describeDenial(event.denial), 300))}`
+        : `${style.red(` ${event.status}`)}${event.error === undefined ? '' : `: ${firstLine(event.error)}`}`;
     const label = oneLine(event.label);
     // Labels that already end with a duration ("Ran `ls` (exit 0, 12 ms)") do not get a second one.
     const duration = /\d (ms|s)\)$/.test(label) ? '' : ` ${style.dim(`(${formatDuration(event.durationMs)})`)}`;
@@ -127,6 +134,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
       print([`! ${oneLine(message, 500)}`]);
     },
     event(event) {
+      denials.add(event);
       switch (event.type) {
         case 'step.started':
           thinking = true;
@@ -206,7 +214,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions): TurnRe
       stop();
       const changed = fileChanges.list();
       const files = changed.length === 0 ? [] : ['', style.bold('Files changed'), ...changed.map((change) => renderFileChange(change, style))];
-      print([...files, '', summaryLine(summary, style)]);
+      print([...files, '', summaryLine(summary, style, denials.counts())]);
     },
   };
 }
@@ -225,8 +233,8 @@ const ENDINGS: Record<string, string> = {
   awaiting_approval: 'Paused: calls wait for approval',
 };
 
-/** The closing line: how it ended, steps, tool calls, tokens, time. */
-export function summaryLine(summary: TurnSummary, style: Style = plainStyle): string {
+/** The closing line: how it ended, steps, tool calls (and the denied ones, by who denied them), tokens, time. */
+export function summaryLine(summary: TurnSummary, style: Style = plainStyle, denied?: DeniedCallCounts): string {
   const { outcome } = summary;
   const by = summary.signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C';
   const ending = summary.interrupted ? `Aborted by ${by}: running tools were stopped` : (ENDINGS[outcome.reason] ?? outcome.reason);
@@ -234,6 +242,7 @@ export function summaryLine(summary: TurnSummary, style: Style = plainStyle): st
   const parts = [
     plural(outcome.steps, 'step'),
     plural(outcome.toolCalls, 'tool call'),
+    ...(denied === undefined ? [] : [describeDeniedCalls(denied)].filter((part) => part !== undefined)),
     `${formatCount(usage.totalTokens)} tokens (${formatCount(usage.inputTokens)} in, ${formatCount(usage.outputTokens)} out)`,
     formatDuration(summary.durationMs),
   ];

@@ -1,5 +1,5 @@
 import { isLeaseLost, type ApprovalDecisionRecord, type JobLease, type TaskLease, type TranscriptApi } from '@core/control-plane-client';
-import type { AgentEvent, AgentRunState } from '@core/runtime';
+import { createDeniedCallCounter, type AgentEvent, type AgentRunState, type DeniedCallCounts } from '@core/runtime';
 import type { ApprovedCallJournal } from './journal-approved-calls.js';
 import { createTranscriptRecorder } from './transcript-recorder.js';
 import { backgroundTurnApprovals, heldCalls, type BackgroundTurnApprovals, type WorkerApprovalRules } from './worker-approval-policy.js';
@@ -43,12 +43,22 @@ export type TurnEnd<Record> =
   /** Aborted (cancel, lost lease, hard stop), or refused by the control plane: nothing stored by the turn. */
   | { type: 'aborted'; text: string };
 
+/** The calls a turn's policy or a person denied, by who denied them; set only when there was at least one. */
+export interface TurnDenials {
+  deniedCalls?: DeniedCallCounts;
+}
+
+/** The `deniedCalls` of an outcome, to spread into the event that reports it (nothing when there were none). */
+export function denialsOf(outcome: TurnDenials): TurnDenials {
+  return outcome.deniedCalls === undefined ? {} : { deniedCalls: outcome.deniedCalls };
+}
+
 /** What became of a leased turn. */
 export type LeasedTurnOutcome<Record> =
-  | { ended: 'succeeded' | 'failed'; record: Record; error?: string | undefined; durationMs: number }
-  | { ended: 'cancelled'; record?: Record | undefined; durationMs: number }
+  | ({ ended: 'succeeded' | 'failed'; record: Record; error?: string | undefined; durationMs: number } & TurnDenials)
+  | ({ ended: 'cancelled'; record?: Record | undefined; durationMs: number } & TurnDenials)
   | { ended: 'released'; record: Record }
-  | { ended: 'awaiting_approval'; record: Record; calls: number; durationMs: number }
+  | ({ ended: 'awaiting_approval'; record: Record; calls: number; durationMs: number } & TurnDenials)
   /** Another worker holds it now, or the control plane refused this worker's writes as `lease_lost`. */
   | { ended: 'lost' }
   /** Storing the outcome failed (the database unreachable): the lease runs out and another worker retries it. */
@@ -78,7 +88,8 @@ export interface RunLeasedTurnOptions<Record extends { status: string }> {
  * a cancel or a takeover aborts the turn, the claim settled by this very lease is a clean stop), record the transcript,
  * run the turn with the agent's approvals, then settle or hand back, in this order: stored by the turn itself; lost;
  * cancelled; handed back at the hard stop (a release that finds the work settled reports that instead); paused for
- * approval; settled by the worker with the turn's answer. Never rejects.
+ * approval; settled by the worker with the turn's answer. The outcome counts the turn's denied calls (`deniedCalls`, from
+ * its events). Never rejects.
  */
 export async function runLeasedTurn<Record extends { status: string }>(options: RunLeasedTurnOptions<Record>): Promise<LeasedTurnOutcome<Record>> {
   const { claim, work, hardStop } = options;
@@ -95,6 +106,11 @@ export async function runLeasedTurn<Record extends { status: string }>(options: 
           ...(options.transcriptFlushMs === undefined ? {} : { flushIntervalMs: options.transcriptFlushMs }),
           onError: options.onError,
         });
+  const denials = createDeniedCallCounter();
+  const denied = (): TurnDenials => {
+    const counts = denials.counts();
+    return counts.total === 0 ? {} : { deniedCalls: counts };
+  };
   try {
     const approvals = backgroundTurnApprovals({
       rules: await options.approvals?.(claim.agentId),
@@ -106,6 +122,7 @@ export async function runLeasedTurn<Record extends { status: string }>(options: 
       signal,
       approvals,
       onEvent: (event) => {
+        denials.add(event);
         recorder?.record(event);
         options.onTurnEvent?.(event);
       },
@@ -114,24 +131,24 @@ export async function runLeasedTurn<Record extends { status: string }>(options: 
     await recorder?.close();
     lease.stop();
     const durationMs = Date.now() - started;
-    if (end.type === 'stored') return { ended: end.status, record: end.record, error: end.error, durationMs };
+    if (end.type === 'stored') return { ended: end.status, record: end.record, error: end.error, durationMs, ...denied() };
     const reason = lease.reason();
     if (reason === 'lost') return { ended: 'lost' };
-    if (reason === 'cancelled') return { ended: 'cancelled', record: await work.closeCancelled?.(end.text), durationMs };
+    if (reason === 'cancelled') return { ended: 'cancelled', record: await work.closeCancelled?.(end.text), durationMs, ...denied() };
     if (hardStop.aborted && end.type === 'aborted') {
       const record = await work.release();
       // Its outcome reached the control plane before the hand-back did: settled, not handed back.
-      if (record.status === 'succeeded' || record.status === 'failed') return { ended: record.status, record, durationMs };
+      if (record.status === 'succeeded' || record.status === 'failed') return { ended: record.status, record, durationMs, ...denied() };
       return { ended: 'released', record };
     }
     if (end.type === 'awaiting_approval') {
       const calls = heldCalls(end.runState);
       const record = await work.hold(end.runState, calls);
-      return record.status === 'awaiting_approval' ? { ended: 'awaiting_approval', record, calls: calls.length, durationMs } : { ended: 'lost' };
+      return record.status === 'awaiting_approval' ? { ended: 'awaiting_approval', record, calls: calls.length, durationMs, ...denied() } : { ended: 'lost' };
     }
     if (end.type === 'answered') {
       const record = await work.settle(end.status, end.text);
-      return { ended: end.status, record, ...(end.status === 'failed' ? { error: end.text } : {}), durationMs };
+      return { ended: end.status, record, ...(end.status === 'failed' ? { error: end.text } : {}), durationMs, ...denied() };
     }
     return { ended: 'lost' };
   } catch (error) {

@@ -2,22 +2,22 @@ import { watchTaskLease, type ClaimedTask, type ControlPlaneClient, type TaskRec
 import { AnkoleError, type AgentEvent, type AgentRunState, type ModelGateway } from '@core/runtime';
 import type { WebProfile } from '@core/tools-web';
 import { runTaskTurn, type TaskTurnResult } from '../task-turn.js';
-import { runLeasedTurn, type TurnEnd } from './run-leased-turn.js';
+import { denialsOf, runLeasedTurn, type TurnDenials, type TurnEnd } from './run-leased-turn.js';
 import type { WorkerApprovalRules } from './worker-approval-policy.js';
 
 /** What happened to a workflow task in the worker, for logs and UIs. */
 export type WorkerTaskEvent =
   | { type: 'task.claimed'; task: ClaimedTask }
   /** Its result was accepted and stored; the workflow advances. */
-  | { type: 'task.succeeded'; task: TaskRecord; durationMs: number }
+  | ({ type: 'task.succeeded'; task: TaskRecord; durationMs: number } & TurnDenials)
   /** Failed (no result after the reminders, steps used up, model endpoint down): the script's `task()` rejects. */
-  | { type: 'task.failed'; task: TaskRecord; error: string; durationMs: number }
+  | ({ type: 'task.failed'; task: TaskRecord; error: string; durationMs: number } & TurnDenials)
   /** Cancelled (it or its workflow) while it ran: the turn was aborted. */
-  | { type: 'task.cancelled'; task: ClaimedTask; durationMs: number }
+  | ({ type: 'task.cancelled'; task: ClaimedTask; durationMs: number } & TurnDenials)
   /** Handed back to the queue at shutdown, unfinished. */
   | { type: 'task.released'; task: TaskRecord }
   /** Its turn held calls for a person's approval: paused in the control plane (`ankole approvals`), its workflow waits, the slot freed. */
-  | { type: 'task.awaiting_approval'; task: TaskRecord; calls: number; durationMs: number }
+  | ({ type: 'task.awaiting_approval'; task: TaskRecord; calls: number; durationMs: number } & TurnDenials)
   /** Another worker holds it now, or the control plane refused this worker's result: nothing stored by this worker. */
   | { type: 'task.lost'; task: ClaimedTask };
 
@@ -108,18 +108,18 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
   });
   switch (outcome.ended) {
     case 'succeeded':
-      emit({ type: 'task.succeeded', task: outcome.record, durationMs: outcome.durationMs });
+      emit({ type: 'task.succeeded', task: outcome.record, durationMs: outcome.durationMs, ...denialsOf(outcome) });
       return 'task.succeeded';
     case 'failed': {
       const error = outcome.error ?? outcome.record.error ?? 'The task failed.';
-      emit({ type: 'task.failed', task: outcome.record, error, durationMs: outcome.durationMs });
+      emit({ type: 'task.failed', task: outcome.record, error, durationMs: outcome.durationMs, ...denialsOf(outcome) });
       return 'task.failed';
     }
     case 'awaiting_approval':
-      emit({ type: 'task.awaiting_approval', task: outcome.record, calls: outcome.calls, durationMs: outcome.durationMs });
+      emit({ type: 'task.awaiting_approval', task: outcome.record, calls: outcome.calls, durationMs: outcome.durationMs, ...denialsOf(outcome) });
       return 'task.awaiting_approval';
     case 'cancelled':
-      emit({ type: 'task.cancelled', task, durationMs: outcome.durationMs });
+      emit({ type: 'task.cancelled', task, durationMs: outcome.durationMs, ...denialsOf(outcome) });
       return 'task.cancelled';
     case 'released':
       emit({ type: 'task.released', task: outcome.record });

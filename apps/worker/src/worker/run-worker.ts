@@ -3,6 +3,7 @@ import type { AgentEvent, ModelGateway } from '@core/runtime';
 import type { TextTurnContext } from '../turn-context.js';
 import { retryModelCalls, type ModelRetry, type ModelRetryPolicy } from './retry-model-calls.js';
 import { runClaimedJob } from './run-job.js';
+import { denialsOf, type TurnDenials } from './run-leased-turn.js';
 import { runClaimedTask, type WorkerTaskContext, type WorkerTaskEvent } from './run-task.js';
 import { withStorableRecords } from './storable-records.js';
 import type { WorkerApprovalRules } from './worker-approval-policy.js';
@@ -10,14 +11,15 @@ import type { WorkerApprovalRules } from './worker-approval-policy.js';
 /** Something that happened in the worker, for logs and UIs. */
 export type WorkerEvent =
   | { type: 'job.claimed'; job: ClaimedJob }
-  | { type: 'job.succeeded'; job: JobRecord; durationMs: number }
-  | { type: 'job.failed'; job: JobRecord; error: string; durationMs: number }
+  /** `deniedCalls` (set when the turn had any): its calls the agent's config, a person or no one at hand denied. */
+  | ({ type: 'job.succeeded'; job: JobRecord; durationMs: number } & TurnDenials)
+  | ({ type: 'job.failed'; job: JobRecord; error: string; durationMs: number } & TurnDenials)
   /** Cancelled by its owner while it ran: the turn was aborted. */
-  | { type: 'job.cancelled'; job: JobRecord; durationMs: number }
+  | ({ type: 'job.cancelled'; job: JobRecord; durationMs: number } & TurnDenials)
   /** Handed back to the queue at shutdown, unfinished. */
   | { type: 'job.released'; job: JobRecord }
   /** Its turn held calls for a person's approval: paused in the control plane (`ankole approvals`), the slot freed. */
-  | { type: 'job.awaiting_approval'; job: JobRecord; calls: number; durationMs: number }
+  | ({ type: 'job.awaiting_approval'; job: JobRecord; calls: number; durationMs: number } & TurnDenials)
   /** Another worker holds it now (this worker's claim expired, or the control plane refused its result as `lease_lost`): nothing stored. */
   | { type: 'job.lost'; job: ClaimedJob }
   /** Workflow task turns (see `runClaimedTask`). */
@@ -164,22 +166,22 @@ export async function runWorker(options: RunWorkerOptions): Promise<WorkerSummar
     switch (outcome.ended) {
       case 'succeeded':
         summary.succeeded += 1;
-        emit({ type: 'job.succeeded', job: outcome.record, durationMs: outcome.durationMs });
+        emit({ type: 'job.succeeded', job: outcome.record, durationMs: outcome.durationMs, ...denialsOf(outcome) });
         break;
       case 'failed':
         summary.failed += 1;
-        emit({ type: 'job.failed', job: outcome.record, error: outcome.error ?? outcome.record.error ?? 'The job failed.', durationMs: outcome.durationMs });
+        emit({ type: 'job.failed', job: outcome.record, error: outcome.error ?? outcome.record.error ?? 'The job failed.', durationMs: outcome.durationMs, ...denialsOf(outcome) });
         break;
       case 'cancelled':
         summary.cancelled += 1;
-        emit({ type: 'job.cancelled', job: outcome.record!, durationMs: outcome.durationMs });
+        emit({ type: 'job.cancelled', job: outcome.record!, durationMs: outcome.durationMs, ...denialsOf(outcome) });
         break;
       case 'released':
         summary.released += 1;
         emit({ type: 'job.released', job: outcome.record });
         break;
       case 'awaiting_approval':
-        emit({ type: 'job.awaiting_approval', job: outcome.record, calls: outcome.calls, durationMs: outcome.durationMs });
+        emit({ type: 'job.awaiting_approval', job: outcome.record, calls: outcome.calls, durationMs: outcome.durationMs, ...denialsOf(outcome) });
         break;
       case 'lost':
         summary.lost += 1;

@@ -22,6 +22,15 @@ describe('background approvals', () => {
     }
   });
 
+  it("deny as the config's, naming the rule: the deny list, and background: deny for the tools in no list", async () => {
+    const command = tool('command', false);
+    const call = (name: string) => ({ callId: 'c', toolName: name, tool: command, params: {}, label: 'Running', step: 1 });
+    const policy = workerApprovalPolicy({ allow: [], deny: ['command'], hold: ['delete_page'], otherwise: 'deny' });
+    expect(await policy(call('command'))).toEqual({ action: 'deny', by: 'config', reason: 'approvals.deny in the agent config lists "command"' });
+    expect(await policy(call('write_file'))).toEqual({ action: 'deny', by: 'config', reason: 'approvals.background in the agent config is "deny" for background work' });
+    expect(await policy(call('delete_page'))).toEqual({ action: 'ask' });
+  });
+
   it('make a tool the config lists in hold or deny need approval, whatever its flags', () => {
     const [fetch, submit, search] = requireListedApprovals([tool('web_fetch', true), tool('submit_result', false), tool('web_search', true)], {
       deny: ['web_fetch'],

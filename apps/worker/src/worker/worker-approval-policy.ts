@@ -18,16 +18,18 @@ export interface WorkerApprovalRules {
 
 /**
  * The approval policy of an agent's background turns: its `deny` list wins, then `allow`, then `hold`, then
- * `otherwise`. A held call pauses the job or task (`awaiting_approval`) until a person decides it.
+ * `otherwise`. A held call pauses the job or task (`awaiting_approval`) until a person decides it (a person's denial,
+ * when the turn resumes). Denials by the `deny` list or by `otherwise: 'deny'` are the config's (`by: 'config'`),
+ * their reason naming the rule.
  */
 export function workerApprovalPolicy(rules: WorkerApprovalRules): ApprovalPolicy {
   return (request) => {
     const name = listedName(request);
-    if (rules.deny.includes(name)) return { action: 'deny', reason: `the agent's config denies the tool "${name}" in background work` };
+    if (rules.deny.includes(name)) return { action: 'deny', by: 'config', reason: `approvals.deny in the agent config lists "${name}"` };
     if (rules.allow.includes(name)) return { action: 'allow' };
     const choice = rules.hold.includes(name) ? 'hold' : rules.otherwise;
     if (choice === 'allow') return { action: 'allow' };
-    if (choice === 'deny') return { action: 'deny', reason: `the agent's config denies calls that need approval in background work` };
+    if (choice === 'deny') return { action: 'deny', by: 'config', reason: 'approvals.background in the agent config is "deny" for background work' };
     return { action: 'ask' };
   };
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../loop/agent-events.js';
+import { callDenial, type DenialSource } from './call-denial.js';
 import type { CallGateAnswer, FunctionCallItem } from './dispatch-tool-calls.js';
 import type { AnyWorkerAgentTool } from '../tool/worker-agent-tool.js';
 
@@ -18,20 +19,25 @@ export interface ApprovalRequest {
 }
 
 /**
- * What an approval policy answers: `allow` runs the call; `deny` gives it an error output that says a person
- * declined and why (`reason`, seen by the model), and the turn goes on; `ask` pauses the turn once the other calls of
- * the response are done: `runAgentLoop` ends `awaiting_approval` with a run state to resume from.
+ * What an approval policy answers: `allow` runs the call; `deny` gives it an error output that says who denied it
+ * and why (`reason`, seen by the model), and the turn goes on; `ask` pauses the turn once the other calls of the
+ * response are done: `runAgentLoop` ends `awaiting_approval` with a run state to resume from.
+ *
+ * A `deny` says who denied (`by`): `config` when a rule of the agent's configuration forbids the call, `person` when
+ * a person asked about it said no, `unattended` when it needs a person and no one could be asked (no terminal, no
+ * answer). Left out, it is `person` (what every denial meant before `by` existed). The model's output is worded for
+ * it (see `declinedMessage`), and the `approval.decided` and `activity.completed` events carry it.
  */
-export type ApprovalDecision = { action: 'allow' } | { action: 'deny'; reason?: string } | { action: 'ask' };
+export type ApprovalDecision = { action: 'allow' } | { action: 'deny'; reason?: string; by?: DenialSource } | { action: 'ask' };
 
 /**
  * Decides each call that needs approval (see `WorkerAgentTool.needsApproval`); calls that need none never reach it.
  * May be async (a terminal prompt); calls of the same response that need no approval run meanwhile, as their
- * ordering allows. A policy that throws denies the call.
+ * ordering allows. A policy that throws denies the call as `unattended` (no one could decide it).
  */
 export type ApprovalPolicy = (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
 
-/** A person's decision on one held call, given when resuming: approved, or declined with an optional reason. */
+/** A person's decision on one held call, given when resuming: approved, or declined with an optional reason (a denial `by` a `person`). */
 export type PendingCallDecision = { approved: true } | { approved: false; reason?: string };
 
 /**
@@ -80,9 +86,11 @@ export function approvalGate(options: ApprovalGateOptions) {
     if (held) {
       const decided = options.decisions?.[call.call_id];
       if (decided === undefined) return { action: 'hold' };
-      const reason = decided.approved ? undefined : decided.reason;
-      emit({ type: 'approval.decided', ...base, decision: decided.approved ? 'approved' : 'denied', ...(reason === undefined ? {} : { reason }) });
-      return decided.approved ? { action: 'run' } : { action: 'deny', ...(reason === undefined ? {} : { reason }) };
+      if (decided.approved) {
+        emit({ type: 'approval.decided', ...base, decision: 'approved' });
+        return RUN;
+      }
+      return denied(base, { by: 'person', ...(decided.reason === undefined ? {} : { reason: decided.reason }) }, emit);
     }
     return askPolicy(policy as ApprovalPolicy, base, tool, params, emit);
   };
@@ -90,9 +98,18 @@ export function approvalGate(options: ApprovalGateOptions) {
 
 const RUN: CallGateAnswer = Object.freeze({ action: 'run' });
 
+/** What every approval event of one call carries. */
+interface ApprovalEventBase {
+  step: number;
+  callId: string;
+  toolName: string;
+  namespace?: string;
+  label: string;
+}
+
 async function askPolicy(
   policy: ApprovalPolicy,
-  base: { step: number; callId: string; toolName: string; namespace?: string; label: string },
+  base: ApprovalEventBase,
   tool: AnyWorkerAgentTool,
   params: unknown,
   emit: (event: AgentEvent) => void,
@@ -103,16 +120,20 @@ async function askPolicy(
   try {
     decision = await policy({ callId, toolName, ...(namespace === undefined ? {} : { namespace }), tool, params, label, step });
   } catch (thrown) {
-    decision = { action: 'deny', reason: `the approval policy failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+    decision = { action: 'deny', by: 'unattended', reason: `the approval policy failed: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
   }
   if (decision.action === 'allow') {
     emit({ type: 'approval.decided', ...base, decision: 'approved' });
     return { action: 'run' };
   }
-  if (decision.action === 'deny') {
-    emit({ type: 'approval.decided', ...base, decision: 'denied', ...(decision.reason === undefined ? {} : { reason: decision.reason }) });
-    return { action: 'deny', ...(decision.reason === undefined ? {} : { reason: decision.reason }) };
-  }
+  if (decision.action === 'deny') return denied(base, decision, emit);
   emit({ type: 'approval.decided', ...base, decision: 'held' });
   return { action: 'hold' };
+}
+
+/** `approval.decided` for a denial (with who denied it and why), and the gate's `deny` answer. */
+function denied(base: ApprovalEventBase, decision: { reason?: unknown; by?: unknown }, emit: (event: AgentEvent) => void): CallGateAnswer {
+  const denial = callDenial(decision);
+  emit({ type: 'approval.decided', ...base, decision: 'denied', by: denial.by, ...(denial.reason === undefined ? {} : { reason: denial.reason }) });
+  return { action: 'deny', ...denial };
 }

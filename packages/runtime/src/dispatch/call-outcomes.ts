@@ -4,6 +4,7 @@ import type { ArgumentRepair } from '../repair/argument-repair.js';
 import { callKey } from '../tool/agent-tool-map.js';
 import { abortedOutputText, errorOutputItem, isToolContent, toolOutputItem, type FunctionCallOutputItem } from '../tool/tool-output.js';
 import type { AgentToolResult, AnyWorkerAgentTool } from '../tool/worker-agent-tool.js';
+import { declinedMessage, type CallDenial } from './call-denial.js';
 import type { FunctionCallItem, ToolCallOutcome } from './dispatch-options.js';
 
 /** What every outcome of one call shares: the call, its tool (when one matched), its label and repairs. */
@@ -42,14 +43,11 @@ export function failedOutcome(facts: CallFacts, message: string): ToolCallOutcom
   return outcome;
 }
 
-/** The error text a declined call's output carries. */
-export function declinedMessage(calledName: string, reason: string | undefined): string {
-  const why = reason === undefined || reason.trim() === '' ? 'No reason was given.' : `Reason: ${reason.trim()}`;
-  return `not run: a person declined to approve this call of "${calledName}". ${why} Do not repeat the same call; adapt to the reason or ask the user.`;
-}
-
-export function deniedOutcome(facts: CallFacts, reason: string | undefined): ToolCallOutcome {
-  return failedOutcome(facts, declinedMessage(callKey(facts.call), reason));
+/** A call the gate denied: an error output worded for who denied it (`declinedMessage`), and the denial kept on the outcome. */
+export function deniedOutcome(facts: CallFacts, denial: CallDenial): ToolCallOutcome {
+  const outcome = failedOutcome(facts, declinedMessage(callKey(facts.call), denial.reason, denial.by));
+  outcome.denial = denial;
+  return outcome;
 }
 
 /** A call without output: `held` by the gate (its validated `params` kept), or `deferred` behind a held one. */

@@ -2,6 +2,7 @@ import { describeThrown } from '../describe-thrown.js';
 import { UsageError } from '../errors.js';
 import type { AnyWorkerAgentTool } from '../tool/worker-agent-tool.js';
 import { abortedOutcome, deniedOutcome, pendingOutcome } from './call-outcomes.js';
+import { callDenial, type CallDenial } from './call-denial.js';
 import {
   type CallGateAnswer,
   DEFAULT_MAX_CONCURRENCY,
@@ -195,8 +196,8 @@ export function createCallScheduler(toolMap: ReadonlyMap<string, AnyWorkerAgentT
   function afterGate(entry: Entry, ready: ReadyCall, answer: CallGateAnswer): void {
     const why = entry.withdrawn ?? stop;
     if (why !== undefined) settle(entry, abortedOutcome(ready, false, 0, why));
-    else if (!isGateAnswer(answer)) settle(entry, deniedOutcome(ready, 'the approval check gave no answer'));
-    else if (answer.action === 'deny') settle(entry, deniedOutcome(ready, answer.reason));
+    else if (!isGateAnswer(answer)) settle(entry, deniedOutcome(ready, NO_ANSWER));
+    else if (answer.action === 'deny') settle(entry, deniedOutcome(ready, callDenial(answer)));
     else if (answer.action === 'hold') {
       hold(entries.indexOf(entry));
       settle(entry, pendingOutcome(ready, 'held', ready.params));
@@ -253,8 +254,8 @@ export function createCallScheduler(toolMap: ReadonlyMap<string, AnyWorkerAgentT
     } catch (thrown) {
       answer = gateFailure(thrown);
     }
-    if (!isGateAnswer(answer)) return deniedOutcome(preparation, 'the approval check gave no answer');
-    if (answer.action === 'deny') return deniedOutcome(preparation, answer.reason);
+    if (!isGateAnswer(answer)) return deniedOutcome(preparation, NO_ANSWER);
+    if (answer.action === 'deny') return deniedOutcome(preparation, callDenial(answer));
     if (answer.action === 'hold') return pendingOutcome(preparation, 'held', preparation.params);
     return pendingOutcome(preparation, 'deferred');
   }
@@ -345,8 +346,12 @@ function normaliseConcurrency(value: number | undefined): number {
   return Math.floor(value);
 }
 
+/** A gate that answered nothing usable: no one could be asked about the call. */
+const NO_ANSWER: CallDenial = Object.freeze({ by: 'unattended', reason: 'the approval check gave no answer' });
+
+/** A gate that threw denies the call: no one could be asked about it. */
 function gateFailure(thrown: unknown): CallGateAnswer {
-  return { action: 'deny', reason: `the approval check failed (${describeThrown(thrown)})` };
+  return { action: 'deny', by: 'unattended', reason: `the approval check failed: ${describeThrown(thrown)}` };
 }
 
 function isGateAnswer(answer: unknown): answer is CallGateAnswer {

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { ActivityStatus } from '../loop/agent-events.js';
+import type { CallDenial, DenialSource } from './call-denial.js';
 import type { ArgumentRepair } from '../repair/argument-repair.js';
 import type { FunctionCallOutputItem } from '../tool/tool-output.js';
 import type { AgentToolResult, AnyWorkerAgentTool } from '../tool/worker-agent-tool.js';
@@ -32,16 +33,20 @@ export interface DispatchOptions {
   onCallCompleted?: (outcome: ToolCallOutcome) => void;
   /**
    * Asked about each validated call when its turn to start comes (parallel calls are asked concurrently): `run` it,
-   * `deny` it (it gets an error output saying a person declined, and why), or `hold` it (it gets no output; its
+   * `deny` it (it gets an error output saying who denied it, `by` (default `person`), and why; see `declinedMessage`), or `hold` it (it gets no output; its
    * outcome has `pending: 'held'`). Once a call is held, the next sequential call and every call after it are not
    * started either (`pending: 'deferred'`), so the model's ordering holds; the gate is still asked about them
-   * (a denial or hold is recorded at once, a `run` waits). A gate that throws denies the call.
+   * (a denial or hold is recorded at once, a `run` waits). A gate that throws (or answers nothing usable) denies the
+   * call as `unattended`.
    */
   gate?: (call: FunctionCallItem, tool: AnyWorkerAgentTool, params: unknown, label: string) => CallGateAnswer | Promise<CallGateAnswer>;
 }
 
-/** What `DispatchOptions.gate` says about one call. */
-export type CallGateAnswer = { action: 'run' } | { action: 'deny'; reason?: string } | { action: 'hold' };
+/**
+ * What `DispatchOptions.gate` says about one call. A `deny` names who denied it (`by`: the agent's `config`, a
+ * `person`, or `unattended` when no one could be asked; left out: `person`) and why (`reason`, seen by the model).
+ */
+export type CallGateAnswer = { action: 'run' } | { action: 'deny'; reason?: string; by?: DenialSource } | { action: 'hold' };
 
 /** How one call ended. */
 export interface ToolCallOutcome {
@@ -73,4 +78,6 @@ export interface ToolCallOutcome {
   pending?: 'held' | 'deferred';
   /** The validated params, for a held call. */
   params?: unknown;
+  /** Set when the gate denied the call: who denied it and why (its `output` says the same to the model). */
+  denial?: CallDenial;
 }

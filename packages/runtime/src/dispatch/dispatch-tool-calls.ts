@@ -2,7 +2,8 @@ import { createCallScheduler } from './call-scheduler.js';
 import type { DispatchOptions, FunctionCallItem, ToolCallOutcome } from './dispatch-options.js';
 import type { AnyWorkerAgentTool } from '../tool/worker-agent-tool.js';
 
-export { declinedMessage } from './call-outcomes.js';
+export { callDenial, declinedMessage, DENIAL_SOURCES } from './call-denial.js';
+export type { CallDenial, DenialSource } from './call-denial.js';
 export type { CallGateAnswer, DispatchOptions, FunctionCallItem, FunctionCallOutputItem, ToolCallOutcome } from './dispatch-options.js';
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS } from './dispatch-options.js';
 

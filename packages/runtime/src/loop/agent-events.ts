@@ -1,3 +1,4 @@
+import type { CallDenial, DenialSource } from '../dispatch/call-denial.js';
 import type { ArgumentRepair } from '../repair/argument-repair.js';
 import type { MessagePhase } from '../gateway/model-gateway.js';
 import type { PresentationEvent } from '../tool/worker-agent-tool.js';
@@ -72,6 +73,8 @@ export type AgentEvent =
       completeActorEvent?: boolean;
       /** The result's `details` (structured data for logs and UIs; never sent to the model). */
       details?: unknown;
+      /** Set when the call was denied instead of run: who denied it (`config`, `person`, `unattended`) and why. */
+      denial?: CallDenial;
       isReadOnly?: boolean;
       isDestructive?: boolean;
     }
@@ -88,7 +91,10 @@ export type AgentEvent =
       isReadOnly: boolean;
       isDestructive: boolean;
     }
-  /** How a call needing approval was decided: run (`approved`), declined (`denied`, with the reason) or `held` (the turn pauses). */
+  /**
+   * How a call needing approval was decided: run (`approved`), declined (`denied`, with who denied it, `by`, and the
+   * reason) or `held` (the turn pauses).
+   */
   | {
       type: 'approval.decided';
       step: number;
@@ -97,6 +103,8 @@ export type AgentEvent =
       namespace?: string;
       label: string;
       decision: 'approved' | 'denied' | 'held';
+      /** For `denied`: the agent's `config`, a `person`, or `unattended` (no one could be asked). */
+      by?: DenialSource;
       reason?: string;
     }
   | { type: 'presentation'; step: number; callId: string; toolName: string; event: PresentationEvent }

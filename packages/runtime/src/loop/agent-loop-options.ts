@@ -26,14 +26,15 @@ export interface AgentLoopOptions {
   /** In `previous_response_id` mode: continue from this stored response (e.g. an earlier turn's `responseId`). */
   previousResponseId?: string;
   /**
-   * Decides the calls that need approval (`WorkerAgentTool.needsApproval`): allow, deny with a reason, or ask (the
-   * turn pauses, ending `awaiting_approval`). Without a policy every call runs.
+   * Decides the calls that need approval (`WorkerAgentTool.needsApproval`): allow, deny with a reason and who denied
+   * (`by`: `config`, `person` (the default) or `unattended`; the model's output is worded for it), or ask (the turn
+   * pauses, ending `awaiting_approval`). Without a policy every call runs.
    */
   approvalPolicy?: ApprovalPolicy;
   /**
    * Resumes a turn that ended `awaiting_approval` from its `runState`, with a decision per held call (by call id):
    * approved calls run with their validated params, declined ones get an error output saying a person declined and
-   * why; a held call left without a decision stays held (the turn pauses again). Calls that were waiting behind a
+   * why (a denial `by` a `person`); a held call left without a decision stays held (the turn pauses again). Calls that were waiting behind a
    * held call go to `approvalPolicy` as usual. The model is not asked again until every call of the paused response
    * has its output. `steps`, `usage` and `toolCalls` go on from the state (`maxSteps` counts the whole turn).
    */

@@ -49,7 +49,8 @@ type TurnEnd = { reason: TurnEndReason; error?: string };
  * - Calls of the last allowed step are still run (their outputs recorded) before the turn ends `max_steps`.
  *
  * - With an `approvalPolicy`, each call that needs approval is put to it when its turn to start comes; a denied call
- *   gets an error output (a person declined, and why) and the turn goes on; an `ask` holds the call: the other calls
+ *   gets an error output (who denied it: the agent's config, a person, or no one could be asked; and why) and the
+ *   turn goes on; an `ask` holds the call: the other calls
  *   of the response run as their ordering allows, then the turn ends `awaiting_approval` with a `runState`.
  *
  * Resolves (never rejects) with how it ended; `items` is always a valid history to continue from (when paused, the

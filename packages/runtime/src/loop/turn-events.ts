@@ -193,6 +193,7 @@ function activityCompleted(step: number, outcome: ToolCallOutcome): AgentEvent {
   if (outcome.pending === undefined) event.output = outputAsText(outcome.output.output);
   if (outcome.result?.completeActorEvent !== undefined) event.completeActorEvent = outcome.result.completeActorEvent;
   if (outcome.result?.details !== undefined) event.details = outcome.result.details;
+  if (outcome.denial !== undefined) event.denial = outcome.denial;
   return event;
 }
 

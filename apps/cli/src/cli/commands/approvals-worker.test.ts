@@ -45,6 +45,8 @@ describe('approvals in background jobs, on PostgreSQL', () => {
     // The agent's config holds its `command` calls for a person.
     await mkdir(path.join(scratch, 'config', 'ankole', 'agents'), { recursive: true });
     await writeFile(path.join(scratch, 'config', 'ankole', 'agents', 'default.json'), JSON.stringify({ approvals: { hold: ['command'] } }));
+    // Agent "strict" denies its `command` calls outright.
+    await writeFile(path.join(scratch, 'config', 'ankole', 'agents', 'strict.json'), JSON.stringify({ approvals: { deny: ['command'] } }));
     // Agent "tasks" holds its workflow tasks' results for a person; agent "fresh" has no config (the default: hold).
     await writeFile(path.join(scratch, 'config', 'ankole', 'agents', 'tasks.json'), JSON.stringify({ approvals: { hold: ['submit_result'] } }));
     schema = `t_${randomBytes(6).toString('hex')}`;
@@ -147,6 +149,39 @@ describe('approvals in background jobs, on PostgreSQL', () => {
     expect(await readFile(slow, 'utf8')).toBe('ran\n');
     second.child.kill('SIGTERM');
     await second.exited;
+  }, 120_000);
+
+  it('`ankole approvals deny --reason` is a person\'s denial: the model hears the reason, the worker\'s line and the transcript say a person denied it; a config deny rule is the config\'s', async () => {
+    const job = await plane.client.jobs.start({ agentId: 'default', prompt: 'append a line' });
+    const strict = await plane.client.jobs.start({ agentId: 'strict', prompt: 'append a line' });
+    const cli = worker('worker-g');
+    await until(async () => ((await jobStatus(job.id)) === 'awaiting_approval' ? true : undefined), 'the job to pause');
+    const [approval] = await plane.client.approvals.list({ agentId: 'default' });
+    expect(approval).toMatchObject({ jobId: job.id, status: 'pending' });
+    const denied = await runCliProcess(['approvals', 'deny', approval!.id, '--reason', 'not on a Friday'], env());
+    expect(denied.code).toBe(0);
+    const done = await until(async () => {
+      const stored = await plane.client.jobs.get({ agentId: 'default', jobId: job.id });
+      return stored.status === 'succeeded' ? stored : undefined;
+    }, 'the resumed job to finish');
+    // The model's answer quotes the output it got for the call.
+    expect(done.finalAnswer).toContain('not run: a person declined to approve this call of \\"command\\". Reason: not on a Friday');
+    await cli.waitForOutput(`✓ job ${job.id}`);
+    expect(cli.stdout()).toMatch(new RegExp(`✓ job ${job.id} .*: succeeded in [^\\n]*, 1 call denied by a person\\n`));
+    const shown = await runCliProcess(['jobs', 'show', job.id, '--transcript'], env(), 60_000);
+    expect(shown.stdout).toContain('denied by a person: not on a Friday');
+    // The resumed attempt's closing line counts the denial.
+    expect(shown.stdout).toMatch(/── Completed · [^\n]* · 1 call denied by a person · /);
+
+    const strictDone = await until(async () => {
+      const stored = await plane.client.jobs.get({ agentId: 'strict', jobId: strict.id });
+      return stored.status === 'succeeded' ? stored : undefined;
+    }, 'the strict agent\'s job to finish');
+    expect(strictDone.finalAnswer).toContain('the agent\'s configuration does not allow this call of \\"command\\" (rule: approvals.deny in the agent config lists \\"command\\")');
+    await cli.waitForOutput(`✓ job ${strict.id}`);
+    expect(cli.stdout()).toMatch(new RegExp(`✓ job ${strict.id} .*: succeeded in [^\\n]*, 1 call denied by the config\\n`));
+    cli.child.kill('SIGTERM');
+    await cli.exited;
   }, 120_000);
 
   it('holds a workflow task (its workflow waits, `ankole workflows show` says so), and another worker resumes it after approval', async () => {

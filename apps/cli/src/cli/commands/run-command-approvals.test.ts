@@ -43,19 +43,23 @@ function baseEnv(model: TestModelServer): Record<string, string> {
 }
 
 describe('ankole run approvals without a terminal', () => {
-  it('denies a destructive call by default; the model is told why and the turn goes on', async () => {
+  it('denies a destructive call by default; the model is told no one could be asked, and the turn goes on', async () => {
     const model = await commandModel();
     const { code, stdout } = await runCliProcess(['run', '--home', home, 'Make a file'], baseEnv(model));
     expect(code).toBe(0);
     expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
-    expect(secondOutput(model, 'call_touch')).toMatch(/^Error: not run: a person declined to approve this call of "command"\. Reason: no one can approve it here/);
+    expect(secondOutput(model, 'call_touch')).toMatch(
+      /^Error: not run: this call of "command" needs a person's approval and no one could be asked \(ankole run has no terminal to ask on\)\. Do not repeat the call/,
+    );
+    expect(stdout).toContain('✗ Running `touch made.txt` (0 ms) denied (no one could be asked): ankole run has no terminal to ask on');
+    expect(stdout).toMatch(/── Completed · 2 steps · 1 tool call · 1 call denied with no one to ask · /);
     expect(stdout).toContain('I will leave it.');
   });
 
   it('denies with --approve never, runs with --approve auto', async () => {
     const denied = await commandModel();
     await runCliProcess(['run', '--home', home, '--approve', 'never', 'Make a file'], baseEnv(denied));
-    expect(secondOutput(denied, 'call_touch')).toMatch(/--approve never/);
+    expect(secondOutput(denied, 'call_touch')).toMatch(/no one could be asked \(ankole run runs with --approve never\)/);
     expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
     await denied.close();
     const allowed = await commandModel();
@@ -64,14 +68,27 @@ describe('ankole run approvals without a terminal', () => {
     expect(existsSync(path.join(home, 'made.txt'))).toBe(true);
   });
 
-  it("follows the agent config's deny list even with --approve auto", async () => {
+  it("follows the agent config's deny list even with --approve auto: the config denied it, and the summary counts it", async () => {
     const model = await commandModel();
     const env = baseEnv(model);
     await mkdir(path.join(env.XDG_CONFIG_HOME!, 'ankole', 'agents'), { recursive: true });
     await writeFile(path.join(env.XDG_CONFIG_HOME!, 'ankole', 'agents', 'default.json'), JSON.stringify({ approvals: { deny: ['command'] } }));
-    await runCliProcess(['run', '--home', home, '--approve', 'auto', 'Make a file'], env);
-    expect(secondOutput(model, 'call_touch')).toMatch(/the agent's config denies the tool "command"/);
+    const { stdout } = await runCliProcess(['run', '--home', home, '--approve', 'auto', 'Make a file'], env);
+    expect(secondOutput(model, 'call_touch')).toMatch(
+      /^Error: not run: the agent's configuration does not allow this call of "command" \(rule: approvals\.deny in the agent config lists "command"\)\. Do not repeat the call/,
+    );
+    expect(stdout).toContain('✗ Running `touch made.txt` (0 ms) denied by the config: approvals.deny in the agent config lists "command"');
+    expect(stdout).toMatch(/── Completed · 2 steps · 1 tool call · 1 call denied by the config · /);
     expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
+  });
+
+  it('--json: the denied call carries who denied it, and run.completed counts it', async () => {
+    const model = await commandModel();
+    const { stdout } = await runCliProcess(['run', '--home', home, '--json', 'Make a file'], baseEnv(model));
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; callId?: string; [key: string]: unknown });
+    expect(events.find((event) => event.type === 'approval.decided')).toMatchObject({ callId: 'call_touch', decision: 'denied', by: 'unattended' });
+    expect(events.find((event) => event.type === 'activity.completed')).toMatchObject({ callId: 'call_touch', denial: { by: 'unattended', reason: 'ankole run has no terminal to ask on' } });
+    expect(events.at(-1)).toMatchObject({ type: 'run.completed', deniedCalls: { total: 1, config: 0, person: 0, unattended: 1 } });
   });
 });
 
@@ -87,7 +104,7 @@ describe('ankole run: a tool in the config\'s deny list', () => {
     await writeFile(path.join(env.XDG_CONFIG_HOME!, 'ankole', 'agents', 'default.json'), JSON.stringify({ approvals: { deny: ['read_file'] } }));
     const { code } = await runCliProcess(['run', '--home', home, '--approve', 'auto', 'Read the secret'], env);
     expect(code).toBe(0);
-    expect(secondOutput(model, 'call_read')).toMatch(/the agent's config denies the tool "read_file"/);
+    expect(secondOutput(model, 'call_read')).toMatch(/the agent's configuration does not allow this call of "read_file" \(rule: approvals\.deny in the agent config lists "read_file"\)/);
     expect(JSON.stringify(secondOutput(model, 'call_read'))).not.toContain('the secret');
   });
 });
@@ -131,8 +148,10 @@ describe.skipIf(!hasScript())('ankole run approvals on a terminal', () => {
     const screen = terminal.screen();
     expect(screen).toContain('? Approval needed: Running `touch made.txt` (command, destructive)');
     expect(screen).toContain('arguments: {"command":"touch made.txt"}');
-    expect(secondOutput(model, 'call_touch')).toMatch(/declined to approve this call of "command"\. Reason: keep the folder clean/);
+    expect(secondOutput(model, 'call_touch')).toMatch(/^Error: not run: a person declined to approve this call of "command"\. Reason: keep the folder clean/);
     expect(existsSync(path.join(home, 'made.txt'))).toBe(false);
+    expect(screen).toContain('denied by a person: keep the folder clean');
+    expect(screen).toMatch(/── Completed · 2 steps · 1 tool call · 1 call denied by a person · /);
     expect(screen).toContain('I will leave it.');
   });
 

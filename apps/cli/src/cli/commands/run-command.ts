@@ -158,6 +158,7 @@ export const runCommand: CliCommand = {
               rules,
               write: (text) => io.stderr.write(text),
               ...(terminal && io.readLine !== undefined ? { readLine: (signal?: AbortSignal) => io.readLine!(signal) } : {}),
+              modeChosen: approve !== undefined,
               signal: controller.signal,
             });
       const plan = planConversationTurn(chosen ?? store.create({ home: context.home, prompt }), prompt, chained);

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { AnkoleError } from '@core/runtime';
 import { webProfileFromEnv } from '@core/tools-web';
-import { createWorkerMcpTools, readWorkerApprovalRules, runWorker, type WorkerEvent, type WorkerMcpEvent, type WorkerMcpTools, type WorkerTaskEvent } from '@core/worker';
+import { createWorkerMcpTools, readWorkerApprovalRules, runWorker, type TurnDenials, type WorkerEvent, type WorkerMcpEvent, type WorkerMcpTools, type WorkerTaskEvent } from '@core/worker';
 import { AGENT_NAME_PATTERN, defaultAgentHome } from '../agent-home.js';
 import { configSetting, loadAnkoleConfig, type LoadedConfig } from '../ankole-config.js';
 import { applyAnkoleConfig, baseURLSource } from '../apply-config.js';
@@ -13,6 +13,7 @@ import { CliError, EXIT_CODES } from '../cli-error.js';
 import { KEYLESS_API_KEY, openModel } from '../model-setup.js';
 import { countOf } from '../../render/plural.js';
 import { formatDuration } from '../../render/format.js';
+import { describeDeniedCalls } from '../../render/describe-denials.js';
 import { parseCommandLine, positiveInteger, stringValue } from '../parse-command-line.js';
 import { mcpConfigOption } from '../turn-setup.js';
 import { checkModelEndpoint } from '../check-model-endpoint.js';
@@ -283,17 +284,17 @@ function eventLine(event: WorkerEvent): string {
     case 'job.claimed':
       return `▶ ${name}: running (attempt ${event.job.attempts})`;
     case 'job.succeeded':
-      return `✓ ${name}: succeeded in ${formatDuration(event.durationMs)}`;
+      return `✓ ${name}: succeeded in ${formatDuration(event.durationMs)}${deniedPart(event)}`;
     case 'job.failed':
-      return `✗ ${name}: failed in ${formatDuration(event.durationMs)}: ${event.error}`;
+      return `✗ ${name}: failed in ${formatDuration(event.durationMs)}${deniedPart(event)}: ${event.error}`;
     case 'job.cancelled':
-      return `■ ${name}: cancelled, turn stopped after ${formatDuration(event.durationMs)}`;
+      return `■ ${name}: cancelled, turn stopped after ${formatDuration(event.durationMs)}${deniedPart(event)}`;
     case 'job.released':
       return `↩ ${name}: handed back to the queue`;
     case 'job.lost':
       return `↷ ${name}: taken over by another worker (this worker's claim expired)`;
     case 'job.awaiting_approval':
-      return `⏸ ${name}: ${countOf(event.calls, 'call')} held for approval (ankole approvals list --agent ${job.agentId})`;
+      return `⏸ ${name}: ${countOf(event.calls, 'call')} held for approval${deniedPart(event)} (ankole approvals list --agent ${job.agentId})`;
   }
 }
 
@@ -304,18 +305,24 @@ function taskEventLine(event: WorkerTaskEvent): string {
     case 'task.claimed':
       return `▶ ${name}: running (attempt ${event.task.attempts})`;
     case 'task.succeeded':
-      return `✓ ${name}: result stored in ${formatDuration(event.durationMs)}`;
+      return `✓ ${name}: result stored in ${formatDuration(event.durationMs)}${deniedPart(event)}`;
     case 'task.failed':
-      return `✗ ${name}: failed in ${formatDuration(event.durationMs)}: ${event.error}`;
+      return `✗ ${name}: failed in ${formatDuration(event.durationMs)}${deniedPart(event)}: ${event.error}`;
     case 'task.cancelled':
-      return `■ ${name}: cancelled, turn stopped after ${formatDuration(event.durationMs)}`;
+      return `■ ${name}: cancelled, turn stopped after ${formatDuration(event.durationMs)}${deniedPart(event)}`;
     case 'task.released':
       return `↩ ${name}: handed back to the queue`;
     case 'task.lost':
       return `↷ ${name}: taken over by another worker (or its result refused); nothing stored by this worker`;
     case 'task.awaiting_approval':
-      return `⏸ ${name}: ${countOf(event.calls, 'call')} held for approval, its workflow waits (ankole approvals list --agent ${task.agentId})`;
+      return `⏸ ${name}: ${countOf(event.calls, 'call')} held for approval${deniedPart(event)}, its workflow waits (ankole approvals list --agent ${task.agentId})`;
   }
+}
+
+/** `, 1 call denied by the config` after a turn's outcome, when its turn had denied calls. */
+function deniedPart(event: TurnDenials): string {
+  const words = event.deniedCalls === undefined ? undefined : describeDeniedCalls(event.deniedCalls);
+  return words === undefined ? '' : `, ${words}`;
 }
 
 function mcpEventLine(event: WorkerMcpEvent): string {
