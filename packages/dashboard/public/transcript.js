@@ -40,6 +40,7 @@ function drawAttempt(attempt, { live, key }) {
   const texts = new Map();
   let completed;
   let toolCalls = 0;
+  const denials = [];
   const textLine = (itemId, text) => {
     const existing = texts.get(itemId);
     if (existing !== undefined) {
@@ -72,6 +73,7 @@ function drawAttempt(attempt, { live, key }) {
       }
       case 'activity.completed': {
         toolCalls += 1;
+        if (event.denial !== undefined) denials.push(Object.hasOwn(DENIED_BY, event.denial.by) ? event.denial.by : 'person');
         let entry = calls.get(event.callId);
         if (entry === undefined) {
           entry = { line: h('div', { class: 'call', role: 'group' }) };
@@ -114,7 +116,7 @@ function drawAttempt(attempt, { live, key }) {
   }
   if (attempt.droppedEvents > 0) lines.push(h('div', { class: 'warning' }, `! ${plural(attempt.droppedEvents, 'event')} left out of this transcript: it reached its size bound.`));
   if (attempt.truncatedEvents > 0) lines.push(h('div', { class: 'warning' }, `! ${plural(attempt.truncatedEvents, 'event')} kept with long text cut.`));
-  if (completed !== undefined) lines.push(summaryLine(completed, attempt, toolCalls));
+  if (completed !== undefined) lines.push(summaryLine(completed, attempt, toolCalls, denials));
   else lines.push(h('p', { class: 'muted' }, live ? h('span', { class: 'spinner' }, 'Running…') : '(The transcript ends here: the turn did not finish.)'));
   return h('div', { class: 'turn' }, lines);
 }
@@ -130,7 +132,7 @@ function drawCompleted(entry, event, key) {
     ' ',
     h('span', { class: 'label' }, label),
     h('span', { class: 'muted' }, duration),
-    ok ? null : h('span', { class: 'bad' }, ` ${event.status}${event.error === undefined ? '' : `: ${event.error.split('\n')[0]}`}`),
+    ok ? null : h('span', { class: 'bad' }, event.denial === undefined ? ` ${event.status}${event.error === undefined ? '' : `: ${event.error.split('\n')[0]}`}` : ` ${describeDenial(event.denial)}`),
     event.repairs.length === 0 ? null : h('span', { class: 'muted repairs' }, ` · repaired arguments: ${event.repairs.map((repair) => repair.kind).join(', ')}`),
     h('span', { class: 'muted' }, ` ${toolName(event)}`),
   );
@@ -162,7 +164,24 @@ function drawPresentation(event) {
   return h('div', { class: 'muted' }, `[${kind}] ${JSON.stringify(rest).slice(0, 200)}`);
 }
 
-function summaryLine(completed, attempt, toolCalls) {
+/** Who denied a call and why, as the terminal says it: `denied by the config: approvals.deny … lists "command"`. */
+function describeDenial(denial) {
+  const by = Object.hasOwn(DENIED_BY, denial.by) ? denial.by : 'person';
+  const words = DENIED_BY[by].replace(/^D/, 'd');
+  return denial.reason ? `${words}: ${denial.reason}` : words;
+}
+
+/** The summary's words for denied calls, as the terminal says them: `1 call denied by the config`, `3 calls denied (2 by the config, 1 by a person)`. */
+function deniedCalls(denials) {
+  if (denials.length === 0) return undefined;
+  const words = { config: ['by the config', 'by the config'], person: ['by a person', 'by people'], unattended: ['with no one to ask', 'with no one to ask'] };
+  const counts = Object.keys(words).map((by) => [by, denials.filter((each) => each === by).length]).filter(([, count]) => count > 0);
+  const head = `${plural(denials.length, 'call')} denied`;
+  if (counts.length === 1) return `${head} ${words[counts[0][0]][denials.length === 1 ? 0 : 1]}`;
+  return `${head} (${counts.map(([by, count]) => `${formatCount(count)} ${words[by][count === 1 ? 0 : 1]}`).join(', ')})`;
+}
+
+function summaryLine(completed, attempt, toolCalls, denials) {
   const first = Date.parse(attempt.entries[0]?.time ?? '');
   const last = Date.parse(attempt.entries.at(-1)?.time ?? '');
   const usage = completed.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
@@ -170,6 +189,7 @@ function summaryLine(completed, attempt, toolCalls) {
   const parts = [
     plural(completed.steps ?? 0, 'step'),
     plural(toolCalls, 'tool call'),
+    deniedCalls(denials),
     `${formatCount(usage.totalTokens)} tokens (${formatCount(usage.inputTokens)} in, ${formatCount(usage.outputTokens)} out)`,
     formatDuration(Number.isFinite(first) && Number.isFinite(last) ? Math.max(0, last - first) : 0),
   ];
@@ -178,7 +198,7 @@ function summaryLine(completed, attempt, toolCalls) {
     { class: 'summary' },
     '── ',
     h('strong', { class: ok ? 'ok' : 'bad' }, ENDINGS[completed.reason] ?? completed.reason),
-    ` · ${parts.join(' · ')}`,
+    ` · ${parts.filter((part) => part !== undefined).join(' · ')}`,
     completed.error ? h('span', { class: 'bad' }, ` · ${completed.error}`) : null,
   );
 }

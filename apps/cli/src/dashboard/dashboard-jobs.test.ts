@@ -183,6 +183,25 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     await page.context().close();
   });
 
+  it('denies a held call from the page with a reason: the transcript says a person denied it and the summary counts it', { timeout: 60_000 }, async () => {
+    // The worker of the test before holds remove_file calls.
+    const job = await stack.plane.client.jobs.start({ agentId: 'd', title: 'Prune notes', prompt: 'remove notes.md' });
+    const page = await stack.signedInPage(await stack.agentToken('d'));
+    await page.getByRole('link', { name: /Approvals/ }).click();
+    const card = page.getByRole('listitem', { name: 'Approval for Removing notes.md' });
+    await card.waitFor({ timeout: 45_000 });
+    await card.getByLabel(/Reason/).fill('still needed');
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await page.getByText('No calls wait for approval.').waitFor();
+
+    await page.goto(`${stack.server.url}/#/jobs/${job.id}`);
+    await page.getByRole('heading', { name: /Prune notes/ }).getByText('succeeded').waitFor({ timeout: 45_000 });
+    const call = page.getByRole('group', { name: 'Tool call Removing notes.md' });
+    await expect.poll(() => call.textContent()).toContain('denied by a person: still needed');
+    expect(await page.locator('.summary').last().textContent()).toContain('1 call denied by a person');
+    await page.context().close();
+  });
+
   it('cancels a job from its page', { timeout: 60_000 }, async () => {
     // The worker of the test before holds remove_file calls: the job waits for a person until it is cancelled.
     const job = await stack.plane.client.jobs.start({ agentId: 'e', title: 'Clean up', prompt: 'remove junk.txt' });
