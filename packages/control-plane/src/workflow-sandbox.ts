@@ -28,6 +28,11 @@ export interface ScriptRun {
   log: string[];
   /** Whether the QuickJS module is unusable after this run (a host-level failure): load a fresh one. */
   moduleBroken: boolean;
+  /**
+   * The error of the first `task()` call this run refused because its result schema is not closed (what the script
+   * sees thrown; `checkTaskSpec`), or `undefined` when none was. A failed outcome holding it was that refusal, uncaught.
+   */
+  schemaRefusal?: string;
 }
 
 /** What one run of a workflow script needs. */
@@ -151,6 +156,7 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
   const requested = new Set<number>();
   let logBytes = 0;
   let nextSequence = 0;
+  let schemaRefusal: string | undefined;
   let fatal: string | undefined;
   let deadlineHit = false;
   const overCpu = cpuDeadline(limits.cpuTimeLimitMs, () => {
@@ -173,7 +179,10 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     const spec = JSON.parse(json) as unknown;
     const resultText = typeof spec === 'object' && spec !== null ? JSON.stringify((spec as { result?: unknown }).result) : undefined;
     const problem = checkTaskSpec(spec, run.schemas, resultText);
-    if (problem !== undefined) return JSON.stringify({ error: problem });
+    if (problem !== undefined) {
+      if (problem.schema) schemaRefusal ??= problem.error;
+      return JSON.stringify({ error: problem.error });
+    }
     const { title, prompt, result } = spec as { title: string; prompt: string; result: JsonObject };
     const sequence = nextSequence;
     nextSequence += 1;
@@ -351,9 +360,9 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     context?.dispose();
     runtime?.dispose();
   } catch {
-    return { outcome: bounded(outcome), newTasks, log, moduleBroken: true };
+    return { outcome: bounded(outcome), newTasks, log, moduleBroken: true, ...(schemaRefusal === undefined ? {} : { schemaRefusal }) };
   }
-  return { outcome: bounded(outcome), newTasks, log, moduleBroken: false };
+  return { outcome: bounded(outcome), newTasks, log, moduleBroken: false, ...(schemaRefusal === undefined ? {} : { schemaRefusal }) };
 }
 
 /** A failed outcome's error cut to `MAX_ERROR_CHARS`, with a marker. */
@@ -363,16 +372,25 @@ function bounded(outcome: ScriptOutcome): ScriptOutcome {
 
 class SandboxStartError extends Error {}
 
-/** Checks a `task()` argument: `{ title, prompt, result }` with a closed result schema. Returns the problem or `undefined`. */
-function checkTaskSpec(spec: unknown, schemas: ClosedSchemaChecker, resultText: string | undefined): string | undefined {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return 'task() takes one object: { title, prompt, result }.';
+/**
+ * Checks a `task()` argument: `{ title, prompt, result }` with a closed result schema. Returns the problem (`schema`:
+ * the result schema's, naming each path) or `undefined`. Every advance checks every new call this way, so a task
+ * whose schema no worker's `submit_result` could send is never queued.
+ */
+function checkTaskSpec(spec: unknown, schemas: ClosedSchemaChecker, resultText: string | undefined): { error: string; schema: boolean } | undefined {
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return { error: 'task() takes one object: { title, prompt, result }.', schema: false };
   const { title, prompt, result } = spec as Record<string, unknown>;
-  if (typeof title !== 'string' || title.trim() === '' || title.length > MAX_TITLE) return `task(): title must be a non-empty string of at most ${MAX_TITLE} characters.`;
-  if (typeof prompt !== 'string' || prompt.trim() === '' || prompt.length > MAX_PROMPT) return `task(): prompt must be a non-empty string of at most ${MAX_PROMPT} characters.`;
+  if (typeof title !== 'string' || title.trim() === '' || title.length > MAX_TITLE) {
+    return { error: `task(): title must be a non-empty string of at most ${MAX_TITLE} characters.`, schema: false };
+  }
+  if (typeof prompt !== 'string' || prompt.trim() === '' || prompt.length > MAX_PROMPT) {
+    return { error: `task(): prompt must be a non-empty string of at most ${MAX_PROMPT} characters.`, schema: false };
+  }
   const issues = schemas.check(result, resultText);
   if (issues.length === 0) return undefined;
-  const listed = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message}`);
-  return `task() "${title}": the result schema is not a closed schema (${listed.join('; ')}${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}).`;
+  const listed = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message.replace(/\.$/, '')}`);
+  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
+  return { error: `task() "${title}": the result schema is not a closed schema (${listed.join('; ')}${more}), so no worker could submit its result; fix it in the script.`, schema: true };
 }
 
 function settledError(task: JournaledTask): string {
