@@ -2,6 +2,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import { MAX_RESULT_SCHEMA_DEPTH, type ClosedSchemaChecker } from './closed-result-schema.js';
 import type { JsonObject, JsonValue, TaskRecord, WorkflowLimits } from '@core/control-plane-client';
 import { boundText, checkJsonDepth } from './bound-text.js';
+import { checkTaskSpec } from './check-task-spec.js';
 import { currentThreadId, threadCpuTimeMs } from './thread-cpu-time.js';
 import { WORKFLOW_SCRIPT_PRELUDE, wrapWorkflowScript } from './workflow-script-prelude.js';
 
@@ -52,8 +53,6 @@ export interface ScriptRunInput {
 }
 
 const FILE_NAME = 'workflow.js';
-const MAX_TITLE = 200;
-const MAX_PROMPT = 20_000;
 /** Longest `task()` argument, as JSON text (characters). */
 export const MAX_TASK_ARGUMENT_CHARS = 512 * 1024;
 /** Longest error text a run reports (the rest is cut, with a marker saying how much). */
@@ -334,7 +333,9 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     } else {
       outcome = { kind: 'waiting' };
     }
-    if (outcome.kind !== 'failed' || fatal === undefined) {
+    // An uncaught schema refusal is the reason, even when the journal holds that task (stored by an older version).
+    const refused = outcome.kind === 'failed' && schemaRefusal !== undefined && outcome.error.includes(schemaRefusal);
+    if ((outcome.kind !== 'failed' || fatal === undefined) && !refused) {
       const forgotten = run.journal.find((task) => !requested.has(task.sequence));
       if (forgotten !== undefined && !deadlineHit && early === undefined) {
         outcome = {
@@ -371,27 +372,6 @@ function bounded(outcome: ScriptOutcome): ScriptOutcome {
 }
 
 class SandboxStartError extends Error {}
-
-/**
- * Checks a `task()` argument: `{ title, prompt, result }` with a closed result schema. Returns the problem (`schema`:
- * the result schema's, naming each path) or `undefined`. Every advance checks every new call this way, so a task
- * whose schema no worker's `submit_result` could send is never queued.
- */
-function checkTaskSpec(spec: unknown, schemas: ClosedSchemaChecker, resultText: string | undefined): { error: string; schema: boolean } | undefined {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return { error: 'task() takes one object: { title, prompt, result }.', schema: false };
-  const { title, prompt, result } = spec as Record<string, unknown>;
-  if (typeof title !== 'string' || title.trim() === '' || title.length > MAX_TITLE) {
-    return { error: `task(): title must be a non-empty string of at most ${MAX_TITLE} characters.`, schema: false };
-  }
-  if (typeof prompt !== 'string' || prompt.trim() === '' || prompt.length > MAX_PROMPT) {
-    return { error: `task(): prompt must be a non-empty string of at most ${MAX_PROMPT} characters.`, schema: false };
-  }
-  const issues = schemas.check(result, resultText);
-  if (issues.length === 0) return undefined;
-  const listed = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message.replace(/\.$/, '')}`);
-  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
-  return { error: `task() "${title}": the result schema is not a closed schema (${listed.join('; ')}${more}), so no worker could submit its result; fix it in the script.`, schema: true };
-}
 
 function settledError(task: JournaledTask): string {
   return task.status === 'cancelled' ? `Task "${task.title}" was cancelled.` : `Task "${task.title}" failed: ${task.error ?? 'no reason given'}`;
