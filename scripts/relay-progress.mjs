@@ -1,8 +1,9 @@
 // Runs a long command (the demo's first install and build) with its whole output kept in a log file, and shows its
-// progress on stderr without flooding it: pnpm's "Progress: resolved …" counts (at most one line every --every-ms,
-// and a "still working" line when the command is silent that long), the number of packages to add, and one line per
-// turbo task as it starts. On a terminal (stderr a TTY, or --tty) the progress is one line redrawn in place and
-// cleared at the end. Exits with the command's exit code; the caller prints the log when that is not 0.
+// progress on stderr without flooding it: pnpm's "Progress: resolved …" counts (at most one line every --every-ms),
+// the number of packages to add, one line per turbo task (when its output arrives: with --log-order=grouped, when it
+// finished), and a "still working" line when nothing was shown for twice --every-ms. On a terminal (stderr a TTY, or
+// --tty) the progress is one line redrawn in place and cleared at the end. Exits with the command's exit code; the
+// caller prints the log when that is not 0.
 //
 //   node scripts/relay-progress.mjs --log FILE [--every-ms 5000] [--tty | --no-tty] -- COMMAND [ARGS…]
 //
@@ -47,7 +48,7 @@ function progressOf(raw) {
   if (task !== null && !seenTasks.has(task[0])) {
     seenTasks.add(task[0]);
     const count = taskTotal === undefined ? `${seenTasks.size}` : `${seenTasks.size}/${taskTotal}`;
-    return { text: `${task[2] === 'build' ? 'building' : task[2]} ${task[1]} (${count})`, milestone: true };
+    return { text: `${task[1]}: ${task[2]} finished (${count})`, milestone: true };
   }
   return undefined;
 }
@@ -80,12 +81,12 @@ function offer(raw) {
   if (progress.milestone || Date.now() - shownAt >= (tty ? 100 : everyMs)) showLatest();
 }
 // Between lines: the newest count not shown yet; else, on a terminal, the same line with its time, and in a log a
-// "still working" line when nothing was printed for `everyMs`.
+// "still working" line when nothing was printed for twice `everyMs`.
 const beat = setInterval(
   () => {
     if (latest !== undefined && latest !== printed) showLatest();
     else if (tty) show(latest ?? 'working');
-    else if (Date.now() - shownAt >= everyMs) show(`still working${latest === undefined ? '' : ` (last: ${latest})`}`);
+    else if (Date.now() - shownAt >= 2 * everyMs) show(`still working${latest === undefined ? '' : ` (last: ${latest})`}`);
   },
   tty ? Math.min(everyMs, 1000) : everyMs,
 );
