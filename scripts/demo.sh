@@ -11,13 +11,15 @@ fail() {
   echo "npm run demo: $1 failed (output above)." >&2
   exit 1
 }
-# Only a fresh clone (no packages installed or no CLI built yet) takes long: say so then, and show each step.
+# Only a fresh clone (no packages installed or no CLI built yet) takes long: say so then, and show each step's progress
+# (scripts/relay-progress.mjs: a line per package built and one every few seconds, or one line redrawn on a terminal).
 if [ ! -d node_modules ] || [ ! -f apps/cli/dist/ankole.cjs ]; then
   echo "First run: installing the packages and building the ankole CLI takes a few minutes." >&2
   echo "  1/2 installing the packages…" >&2
-  bash scripts/pnpm.sh install --frozen-lockfile >"$log" 2>&1 || fail "the install"
+  node scripts/relay-progress.mjs --log "$log" -- bash scripts/pnpm.sh install --frozen-lockfile --reporter=append-only || fail "the install"
+  : >"$log"
   echo "  2/2 building the CLI…" >&2
-  bash scripts/pnpm.sh exec turbo run build --filter=@core/cli... --output-logs=errors-only >"$log" 2>&1 || fail "the build"
+  node scripts/relay-progress.mjs --log "$log" -- bash scripts/pnpm.sh exec turbo run build --filter=@core/cli... --output-logs=new-only --log-order=grouped --log-prefix=task || fail "the build"
 else
   { bash scripts/pnpm.sh install --frozen-lockfile && bash scripts/pnpm.sh exec turbo run build --filter=@core/cli... --output-logs=errors-only; } >"$log" 2>&1 || fail "the install or the build"
 fi

@@ -13,9 +13,6 @@ import type { WorkflowEngineOptions } from './workflow-engine.js';
 import { workflowDetails, workflowRecord, type TaskRow, type WorkflowRow } from './workflow-records.js';
 import { cancelUnfinishedTasks, cancelWorkflow, countRunningWorkflows, insertWorkflow, queueFinishNotice } from './workflow-transitions.js';
 
-/** What a run's error says when a `task()` result schema is not closed (`checkTaskArguments` in workflow-sandbox.ts). */
-const NOT_CLOSED = 'the result schema is not a closed schema';
-
 /** The agent-facing half of the workflow engine: start, get, list, cancel. */
 export function createWorkflowApi(options: WorkflowEngineOptions): WorkflowApi {
   const { driver, schema, limits, sandbox } = options;
@@ -52,13 +49,13 @@ export function createWorkflowApi(options: WorkflowEngineOptions): WorkflowApi {
       if (problem !== undefined) {
         throw new ControlPlaneInputError('script_invalid', `The workflow script does not compile: ${problem}.`, { field: 'script' });
       }
-      // Its first run, before any task has a result: a task() whose result schema is not closed is refused now, with
-      // the reason, rather than failing the workflow on a worker. Later tasks' schemas are checked when they are reached.
+      // Its first run, before any task has a result: a task() whose result schema is not closed, uncaught, is refused
+      // now, with the reason, rather than failing the workflow later. Later tasks' schemas are checked by the same
+      // task() check in the advance that reaches them (the script may catch that error; nothing is queued).
       const trial = await sandbox.run({ script: parsed.script, input: JSON.parse(inputJson) as JsonValue, seed: 0, startTime: Date.now(), journal: [], limits });
-      const failure = trial.kind === 'ran' && trial.run.outcome.kind === 'failed' ? trial.run.outcome.error : undefined;
-      if (failure?.includes(NOT_CLOSED) === true) {
-        const reason = failure.slice(failure.indexOf('task()')).split('\n')[0] ?? failure;
-        throw new ControlPlaneInputError('result_schema_invalid', `The workflow's first tasks cannot run: ${reason}`, { field: 'script' });
+      const refusal = trial.kind === 'ran' ? trial.run.schemaRefusal : undefined;
+      if (refusal !== undefined && trial.kind === 'ran' && trial.run.outcome.kind === 'failed' && trial.run.outcome.error.includes(refusal)) {
+        throw new ControlPlaneInputError('result_schema_invalid', `The workflow's first tasks cannot run: ${refusal}`, { field: 'script' });
       }
       const row = await driver.transaction(async (transaction) => {
         if ((await countRunningWorkflows(transaction, tables, parsed.agentId)) >= limits.maxRunningPerAgent) {

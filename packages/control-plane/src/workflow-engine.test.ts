@@ -31,6 +31,32 @@ describe.each(['postgres', 'pglite'] as const)(`workflows on %s (what the contra
     expect(failed.error).toMatch(/^Non-deterministic script: task\(\) call #1 asked for "second", but the journal holds "first"/);
   });
 
+  it('refuses a later task() whose result schema is not closed in the advance that reaches it: nothing is queued, an uncaught refusal fails the workflow', async () => {
+    const plane = await planes.open();
+    const { client } = plane;
+    const open = JSON.stringify({ type: 'object', properties: { summary: { type: 'string' } } });
+    const later = `const { text } = await ${ask('first')}; return await task({ title: 'summarise', prompt: 'Sum up ' + text, result: ${open} });`;
+    const caught = `const { text } = await ${ask('first')}; try { await task({ title: 'summarise', prompt: 'Sum up ' + text, result: ${open} }); } catch (error) { log(error.message); return 'caught'; }`;
+    // Both pass the check at start: their first task's schema is closed.
+    const uncaughtRun = await client.workflows.start({ agentId: 'a', title: 'Later', script: later });
+    const caughtRun = await client.workflows.start({ agentId: 'a', title: 'Caught', script: caught });
+    await advanceAll(plane);
+    for (let index = 0; index < 2; index++) {
+      const first = (await client.tasks.claim({ workerId: 'w' }))!;
+      expect(first.title).toBe('first');
+      await client.tasks.submit({ taskId: first.id, leaseToken: first.leaseToken, result: { text: 'notes' } });
+    }
+    await advanceAll(plane);
+    expect(await client.tasks.claim({ workerId: 'w' })).toBeNull();
+    const refusal = /^task\(\) "summarise": the result schema is not a closed schema \(at \$: objects must set "additionalProperties": false in strict mode; at \$: every property must be listed in "required" .*; missing: summary\), so no worker could submit its result; fix it in the script\.$/;
+    const failed = await client.workflows.get({ agentId: 'a', workflowId: uncaughtRun.id });
+    expect(failed).toMatchObject({ status: 'failed', taskCount: 1 });
+    expect(failed.error!.replace(/^TypeError: /, '')).toMatch(refusal);
+    const recovered = await client.workflows.get({ agentId: 'a', workflowId: caughtRun.id });
+    expect(recovered).toMatchObject({ status: 'succeeded', result: 'caught', taskCount: 1 });
+    expect(recovered.log.map((line) => line.text)).toEqual([expect.stringMatching(refusal)]);
+  });
+
   it('validates submissions against the stored schema, and refuses them without the lease, twice, or for unknown tasks', async () => {
     const plane = await planes.open();
     const { client } = plane;

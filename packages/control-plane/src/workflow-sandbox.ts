@@ -2,6 +2,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import { MAX_RESULT_SCHEMA_DEPTH, type ClosedSchemaChecker } from './closed-result-schema.js';
 import type { JsonObject, JsonValue, TaskRecord, WorkflowLimits } from '@core/control-plane-client';
 import { boundText, checkJsonDepth } from './bound-text.js';
+import { checkTaskSpec } from './check-task-spec.js';
 import { currentThreadId, threadCpuTimeMs } from './thread-cpu-time.js';
 import { WORKFLOW_SCRIPT_PRELUDE, wrapWorkflowScript } from './workflow-script-prelude.js';
 
@@ -28,6 +29,11 @@ export interface ScriptRun {
   log: string[];
   /** Whether the QuickJS module is unusable after this run (a host-level failure): load a fresh one. */
   moduleBroken: boolean;
+  /**
+   * The error of the first `task()` call this run refused because its result schema is not closed (what the script
+   * sees thrown; `checkTaskSpec`), or `undefined` when none was. A failed outcome holding it was that refusal, uncaught.
+   */
+  schemaRefusal?: string;
 }
 
 /** What one run of a workflow script needs. */
@@ -47,8 +53,6 @@ export interface ScriptRunInput {
 }
 
 const FILE_NAME = 'workflow.js';
-const MAX_TITLE = 200;
-const MAX_PROMPT = 20_000;
 /** Longest `task()` argument, as JSON text (characters). */
 export const MAX_TASK_ARGUMENT_CHARS = 512 * 1024;
 /** Longest error text a run reports (the rest is cut, with a marker saying how much). */
@@ -151,6 +155,7 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
   const requested = new Set<number>();
   let logBytes = 0;
   let nextSequence = 0;
+  let schemaRefusal: string | undefined;
   let fatal: string | undefined;
   let deadlineHit = false;
   const overCpu = cpuDeadline(limits.cpuTimeLimitMs, () => {
@@ -173,7 +178,10 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     const spec = JSON.parse(json) as unknown;
     const resultText = typeof spec === 'object' && spec !== null ? JSON.stringify((spec as { result?: unknown }).result) : undefined;
     const problem = checkTaskSpec(spec, run.schemas, resultText);
-    if (problem !== undefined) return JSON.stringify({ error: problem });
+    if (problem !== undefined) {
+      if (problem.schema) schemaRefusal ??= problem.error;
+      return JSON.stringify({ error: problem.error });
+    }
     const { title, prompt, result } = spec as { title: string; prompt: string; result: JsonObject };
     const sequence = nextSequence;
     nextSequence += 1;
@@ -325,7 +333,9 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     } else {
       outcome = { kind: 'waiting' };
     }
-    if (outcome.kind !== 'failed' || fatal === undefined) {
+    // An uncaught schema refusal is the reason, even when the journal holds that task (stored by an older version).
+    const refused = outcome.kind === 'failed' && schemaRefusal !== undefined && outcome.error.includes(schemaRefusal);
+    if ((outcome.kind !== 'failed' || fatal === undefined) && !refused) {
       const forgotten = run.journal.find((task) => !requested.has(task.sequence));
       if (forgotten !== undefined && !deadlineHit && early === undefined) {
         outcome = {
@@ -351,9 +361,9 @@ export function runWorkflowScript(module: QuickJSWASMModule, run: ScriptRunInput
     context?.dispose();
     runtime?.dispose();
   } catch {
-    return { outcome: bounded(outcome), newTasks, log, moduleBroken: true };
+    return { outcome: bounded(outcome), newTasks, log, moduleBroken: true, ...(schemaRefusal === undefined ? {} : { schemaRefusal }) };
   }
-  return { outcome: bounded(outcome), newTasks, log, moduleBroken: false };
+  return { outcome: bounded(outcome), newTasks, log, moduleBroken: false, ...(schemaRefusal === undefined ? {} : { schemaRefusal }) };
 }
 
 /** A failed outcome's error cut to `MAX_ERROR_CHARS`, with a marker. */
@@ -362,18 +372,6 @@ function bounded(outcome: ScriptOutcome): ScriptOutcome {
 }
 
 class SandboxStartError extends Error {}
-
-/** Checks a `task()` argument: `{ title, prompt, result }` with a closed result schema. Returns the problem or `undefined`. */
-function checkTaskSpec(spec: unknown, schemas: ClosedSchemaChecker, resultText: string | undefined): string | undefined {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return 'task() takes one object: { title, prompt, result }.';
-  const { title, prompt, result } = spec as Record<string, unknown>;
-  if (typeof title !== 'string' || title.trim() === '' || title.length > MAX_TITLE) return `task(): title must be a non-empty string of at most ${MAX_TITLE} characters.`;
-  if (typeof prompt !== 'string' || prompt.trim() === '' || prompt.length > MAX_PROMPT) return `task(): prompt must be a non-empty string of at most ${MAX_PROMPT} characters.`;
-  const issues = schemas.check(result, resultText);
-  if (issues.length === 0) return undefined;
-  const listed = issues.slice(0, 5).map((issue) => `at ${issue.path}: ${issue.message}`);
-  return `task() "${title}": the result schema is not a closed schema (${listed.join('; ')}${issues.length > 5 ? `; and ${issues.length - 5} more` : ''}).`;
-}
 
 function settledError(task: JournaledTask): string {
   return task.status === 'cancelled' ? `Task "${task.title}" was cancelled.` : `Task "${task.title}" failed: ${task.error ?? 'no reason given'}`;

@@ -120,6 +120,31 @@ describe.each(['postgres', 'pglite'] as const)('runClaimedTask on %s', (kind) =>
     expect((await plane.client.workflows.get({ agentId: 'agent-t', workflowId: task.workflowId })).tasks[0]).toMatchObject({ status: 'running', workerId: 'w2', result: null });
   });
 
+  it('fails a task whose stored result schema submit_result cannot send with an error that says so, naming each path', async () => {
+    const plane = await planes.open();
+    await plane.client.workflows.start({ agentId: 'agent-s', title: 'Open', script: `return await task({ title: 'summarise', prompt: 'Sum up.', result: ${JSON.stringify(FACTS)} });` });
+    await plane.client.advances.runNext({ workerId: 'w' });
+    const claimed = (await plane.client.tasks.claim({ workerId: 'w' }))!;
+    // A schema stored before the control plane checked it (or by an older one): not closed.
+    const task = { ...claimed, resultSchema: { type: 'object', properties: { summary: { type: 'string' } } } };
+    const events: Array<WorkerTaskEvent | { type: 'worker.error'; error: unknown }> = [];
+    const ended = await runClaimedTask({
+      client: plane.client,
+      task,
+      gateway: createOpenAIResponsesGateway({ baseURL: 'http://127.0.0.1:9', apiKey: 'test', model: 'test-model', maxRetries: 0 }),
+      hardStop: new AbortController().signal,
+      context: () => ({}),
+      emit: (event) => events.push(event),
+    });
+    expect(ended).toBe('task.failed');
+    const stored = (await plane.client.workflows.get({ agentId: 'agent-s', workflowId: task.workflowId })).tasks[0]!;
+    expect(stored.status).toBe('failed');
+    expect(stored.error).toMatch(
+      /^Its result schema cannot be used by submit_result, so no result could be submitted \(at \$: .*"additionalProperties": false.*\); fix the schema in the workflow script's task\(\) call as each problem says\.$/,
+    );
+    expect(events).toEqual([expect.objectContaining({ type: 'task.failed', error: stored.error })]);
+  });
+
   it('reports a task whose failure the control plane refuses as lease_lost as lost, not as an error', async () => {
     const plane = await planes.open();
     await plane.client.workflows.start({ agentId: 'agent-l', title: 'Lost', script: `return await task({ title: 'Facts', prompt: 'Facts.', result: ${JSON.stringify(FACTS)} });` });

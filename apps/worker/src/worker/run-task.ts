@@ -3,6 +3,7 @@ import { AnkoleError, type AgentEvent, type AgentRunState, type ModelGateway } f
 import type { WebProfile } from '@core/tools-web';
 import { runTaskTurn, type TaskTurnResult } from '../task-turn.js';
 import { denialsOf, runLeasedTurn, type TurnDenials, type TurnEnd } from './run-leased-turn.js';
+import { taskTurnFailure } from './task-turn-failure.js';
 import type { WorkerApprovalRules } from './worker-approval-policy.js';
 
 /** What happened to a workflow task in the worker, for logs and UIs. */
@@ -98,7 +99,7 @@ export async function runClaimedTask(options: RunClaimedTaskOptions): Promise<Wo
         // A database failure: leave the task to its lease. Anything else (no home for the agent, a stored schema that
         // cannot be sent) cannot get better by retrying: fail the task so the script sees why.
         if (error instanceof AnkoleError && error.kind === 'runtime') throw error;
-        return { type: 'answered', status: 'failed', text: `The task turn could not run: ${error instanceof Error ? error.message : String(error)}` };
+        return { type: 'answered', status: 'failed', text: taskTurnFailure(error) };
       }
       if (result.status === 'submitted') return { type: 'stored', status: 'succeeded', record: result.task! };
       if (result.status === 'failed') return { type: 'stored', status: 'failed', record: result.task!, error: result.error ?? 'The task failed.' };

@@ -12,11 +12,15 @@ const MARKS: Record<TaskStatus | WorkflowStatus, string> = {
 
 /** Most characters of a result or error shown in the tree (`--json` shows everything). */
 const PREVIEW_CHARS = 160;
+/** Most characters of a failed task's error on its own line under the tree. */
+const FAILURE_CHARS = 2000;
 
 /**
  * A workflow drawn for `ankole workflows show`: a header with its status, run time and replays, its tasks as a tree
- * (status mark, title, status, duration; the result or error under each), then its result or error and log.
- * `now` times running tasks and the running workflow.
+ * (status mark, title, status, duration; the result, or a cancelled task's reason, under each), then one line per
+ * failed task with its whole error (`task "summarise" failed: its result schema …`), then the workflow's result or
+ * error (a failure the script did not catch is named, not repeated) and log. `now` times running tasks and the
+ * running workflow.
  */
 export function formatWorkflowTree(workflow: WorkflowDetails, now: string): string {
   const took = duration(workflow.createdAt, workflow.finishedAt ?? now);
@@ -30,10 +34,16 @@ export function formatWorkflowTree(workflow: WorkflowDetails, now: string): stri
     const last = index === workflow.tasks.length - 1;
     lines.push(`${last ? '└─' : '├─'} ${taskLine(task, now)}`);
     const indent = last ? '   ' : '│  ';
-    if (task.error !== null) lines.push(`${indent}   error: ${preview(task.error)}`);
+    if (task.error !== null && task.status !== 'failed') lines.push(`${indent}   error: ${preview(task.error)}`);
     if (task.result !== null) lines.push(`${indent}   result: ${preview(JSON.stringify(task.result))}`);
   });
-  if (workflow.error !== null) lines.push(`error: ${workflow.error}`);
+  const failed = workflow.tasks.filter((task) => task.status === 'failed');
+  for (const task of failed) lines.push(`task "${task.title}" failed: ${failureText(task.error)}`);
+  if (workflow.error !== null) {
+    // The script's own rethrow of a task's failure (`Task "x" failed: <its error>`) is shown once, above.
+    const rethrown = failed.find((task) => workflow.error === `Task "${task.title}" failed: ${task.error ?? 'no reason given'}`);
+    lines.push(`error: ${rethrown === undefined ? workflow.error : `the script did not catch the failure of task "${rethrown.title}" (above).`}`);
+  }
   if (workflow.result !== null) lines.push(`result: ${JSON.stringify(workflow.result)}`);
   if (workflow.log.length > 0) {
     lines.push('log:');
@@ -53,6 +63,13 @@ function taskLine(task: TaskRecord, now: string): string {
         : duration(task.startedAt, task.finishedAt);
   const attempts = task.attempts > 1 ? `, ${task.attempts} attempts` : '';
   return `${MARKS[task.status]} ${task.sequence + 1}. ${task.title}  ${task.status}${timing === '' ? '' : ` ${timing}`}${attempts}`;
+}
+
+/** A failed task's error on one line, cut at `FAILURE_CHARS`, starting in lower case after `failed:` (not an acronym). */
+function failureText(error: string | null): string {
+  const flat = (error ?? 'no reason given').replace(/\s+/g, ' ').trim();
+  const cut = flat.length > FAILURE_CHARS ? `${flat.slice(0, FAILURE_CHARS - 1)}…` : flat;
+  return /^[A-Z][a-z]/.test(cut) ? `${cut[0]!.toLowerCase()}${cut.slice(1)}` : cut;
 }
 
 function preview(text: string): string {

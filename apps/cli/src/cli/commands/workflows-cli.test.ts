@@ -145,6 +145,52 @@ describe('ankole workflows on PostgreSQL', () => {
     expect(stored.tasks.map((task) => task.status)).toEqual(['queued']);
     await plane.client.workflows.cancel({ agentId: 'default', workflowId: workflow.id });
   }, 90_000);
+
+  it('`show` says why a task failed for its result schema: refused in the advance that reached it, or by the worker\'s submit_result', async () => {
+    const closed = { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } };
+    const open = { type: 'object', properties: { summary: { type: 'string' } } };
+    const twoSteps = path.join(scratch, 'two-steps.js');
+    await writeFile(twoSteps, `const { text } = await task({ title: 'Collect', prompt: 'Collect notes.', result: ${JSON.stringify(closed)} });\nreturn await task({ title: 'summarise', prompt: 'Sum up ' + text, result: ${JSON.stringify(open)} });\n`);
+    // The first task's schema is closed, so start accepts it; the later one is refused when the script reaches it.
+    const start = await runCliProcess(['workflows', 'start', '--script', twoSteps, '--json'], env());
+    expect(start.code).toBe(0);
+    const refused = JSON.parse(start.stdout) as WorkflowRecord;
+    await plane.client.advances.runNext({ workerId: 'w' });
+    const collect = (await plane.client.tasks.claim({ workerId: 'w' }))!;
+    await plane.client.tasks.submit({ taskId: collect.id, leaseToken: collect.leaseToken, result: { text: 'notes' } });
+    await plane.client.advances.runNext({ workerId: 'w' });
+    const shownRefused = await runCliProcess(['workflows', 'show', refused.id], env());
+    expect(shownRefused.code).toBe(0);
+    const refusedLines = shownRefused.stdout.trimEnd().split('\n');
+    expect(refusedLines[1]).toMatch(/^✗ failed in .*, 1 task\(s\)$/);
+    expect(refusedLines.at(-1)).toMatch(
+      /^error: TypeError: task\(\) "summarise": the result schema is not a closed schema \(at \$: objects must set "additionalProperties": false in strict mode; .*\), so no worker could submit its result; fix it in the script\.$/,
+    );
+
+    // A task stored before the control plane checked schemas (an older version): the worker's submit_result refuses it.
+    const oneStep = path.join(scratch, 'one-step.js');
+    await writeFile(oneStep, `return await task({ title: 'summarise', prompt: 'Sum up.', result: ${JSON.stringify(closed)} });\n`);
+    const stored = JSON.parse((await runCliProcess(['workflows', 'start', '--script', oneStep, '--json'], env())).stdout) as WorkflowRecord;
+    await plane.client.advances.runNext({ workerId: 'w' });
+    const older = `return await task({ title: 'summarise', prompt: 'Sum up.', result: ${JSON.stringify(open)} });\n`;
+    await plane.driver.query(`UPDATE ${schema}.workflow SET script = $2 WHERE id = $1`, [stored.id, older]);
+    await plane.driver.query(`UPDATE ${schema}.task SET result_schema = $2 WHERE workflow_id = $1`, [stored.id, JSON.stringify(open)]);
+    const cli = worker(env());
+    await until(async () => ((await plane.client.workflows.get({ agentId: 'default', workflowId: stored.id })).status === 'failed' ? true : undefined), 'the workflow to fail');
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+    const shown = await runCliProcess(['workflows', 'show', stored.id], env());
+    const lines = shown.stdout.trimEnd().split('\n');
+    expect(lines.slice(3)).toEqual([
+      expect.stringMatching(/^└─ ✗ 1\. summarise {2}failed /),
+      expect.stringMatching(
+        /^task "summarise" failed: its result schema cannot be used by submit_result, so no result could be submitted \(at \$: .*"additionalProperties": false.*\); fix the schema in the workflow script's task\(\) call as each problem says\.$/,
+      ),
+      // Its replay asks task() for that schema again: refused by the control plane's check.
+      expect.stringMatching(/^error: TypeError: task\(\) "summarise": the result schema is not a closed schema /),
+    ]);
+    console.log(`workflows show of a task the worker failed for its schema:\n${shown.stdout}`);
+  }, 90_000);
 });
 
 describe('ankole workflows on the embedded database', () => {
@@ -200,7 +246,7 @@ describe('ankole workflows on the embedded database', () => {
     await writeFile(looseFile, "return await task({ title: 'Loose', prompt: 'Count.', result: { type: 'object', properties: { n: { type: 'number' } } } });\n");
     const loose = await runCliProcess(['workflows', 'start', '--data-dir', dataDir(), '--script', looseFile], env, EMBEDDED_MS);
     expect(loose.code).toBe(2);
-    expect(loose.stderr).toMatch(/^ankole: The workflow's first tasks cannot run: task\(\) "Loose": the result schema is not a closed schema \(at \$: .*\)\.?\n$/);
+    expect(loose.stderr).toMatch(/^ankole: The workflow's first tasks cannot run: task\(\) "Loose": the result schema is not a closed schema \(at \$: .*\), so no worker could submit its result; fix it in the script\.\n$/);
     const unknown = await runCliProcess(['workflows', 'show', 'wf-nope', '--data-dir', dataDir()], env, EMBEDDED_MS);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('"wf-nope" is not a workflow id: give the id, or its first 4 characters or more.');
