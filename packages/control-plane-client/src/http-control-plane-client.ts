@@ -1,7 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { ControlPlaneChanges } from './control-plane-changes.js';
 import type { CallOptions, ControlPlaneClient } from './control-plane-client.js';
 import { ControlPlaneFailure, ControlPlaneInputError } from './errors.js';
+import { followChangeStream } from './follow-change-stream.js';
 import { parseInput } from './input-schemas.js';
 import { parseOutput } from './parse-output.js';
 import { RPC_METHODS, type RpcMethodName } from './rpc-methods.js';
@@ -28,8 +30,13 @@ export interface HttpControlPlaneClientOptions {
   claimWaitMs?: number | undefined;
 }
 
-/** A `ControlPlaneClient` over HTTP; `close` ends its kept-alive connections. */
+/** A `ControlPlaneClient` over HTTP; `close` ends its kept-alive connections and its change streams. */
 export interface HttpControlPlaneClient extends ControlPlaneClient {
+  /**
+   * The server's changes, read from its change stream (`GET /v1/changes`; an agent token hears its agent's only): see
+   * `ControlPlaneChanges`. A dropped stream is opened again (a `gap` then); against a server without one, nothing comes.
+   */
+  readonly changes: ControlPlaneChanges;
   close(): Promise<void>;
 }
 
@@ -176,6 +183,34 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
     }
   }
 
+  /** The change streams open now (ended by `close`). */
+  const streams = new Set<{ stop(): void }>();
+  const changes: ControlPlaneChanges = {
+    async subscribe(listener) {
+      const stream = followChangeStream(
+        (signal) =>
+          new Promise((resolve, reject) => {
+            transport
+              .get({
+                ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : { hostname: base.hostname, port: base.port }),
+                path: `${prefix}/v1/changes`,
+                headers: { accept: 'text/event-stream', ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}) },
+                signal,
+              })
+              .on('response', resolve)
+              .on('error', reject);
+          }),
+        listener,
+      );
+      streams.add(stream);
+      await stream.ready;
+      return () => {
+        stream.stop();
+        streams.delete(stream);
+      };
+    },
+  };
+
   // One function per entry of RPC_METHODS, grouped by api: a call added to the table is on the client at once.
   void EVERY_CALL_IN_THE_TABLE;
   const apis: Record<string, Record<string, (input: unknown, callOptions?: CallOptions) => Promise<unknown>>> = {};
@@ -186,7 +221,10 @@ export function createHttpControlPlaneClient(options: HttpControlPlaneClientOpti
 
   return Object.freeze({
     ...Object.fromEntries(Object.entries(apis).map(([group, methods]) => [group, Object.freeze(methods)])),
+    changes,
     async close() {
+      for (const stream of streams) stream.stop();
+      streams.clear();
       agent.destroy();
     },
   } as HttpControlPlaneClient);

@@ -1,4 +1,5 @@
 import type { ControlPlane } from '@core/control-plane';
+import { createHttpControlPlaneClient, type ControlPlaneChangeEvent } from '@core/control-plane-client';
 import { controlPlanes } from '@core/control-plane/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
@@ -107,7 +108,7 @@ describe('GET /v1/changes: the change stream (PGlite)', () => {
     for (const events of [opsEvents, workerEvents, onlyOps]) await events.cancel();
   });
 
-  it('refuses a missing or wrong token, another agent, and a cookie without the dashboard header', async () => {
+  it('refuses a missing or wrong token and another agent, and is not there without changes', async () => {
     const ops = (await tokens.create({ kind: 'agent', agentId: 'ops' })).token;
     expect((await open(undefined)).status).toBe(401);
     expect((await open('nope')).status).toBe(401);
@@ -150,5 +151,42 @@ describe('GET /v1/changes: the change stream (PGlite)', () => {
     const closed = server.close();
     expect(await again.next()).toEqual({ event: 'end', data: { reason: 'closing' } });
     await closed;
+  });
+
+  it("gives the HTTP client's `changes`: ready before it resolves, a gap after it connected again, nothing after close", async () => {
+    await server.close();
+    server = await start({ changeStreamMaxMs: 1_500 });
+    const { token } = await tokens.create({ kind: 'agent', agentId: 'ops' });
+    const client = createHttpControlPlaneClient({ url: server.url, token });
+    const heard: ControlPlaneChangeEvent[] = [];
+    await client.changes.subscribe((event) => heard.push(event));
+    // Listening once subscribe resolved: a job started right after it is heard.
+    const job = await plane.client.jobs.start({ agentId: 'ops', prompt: 'p' });
+    await plane.client.jobs.start({ agentId: 'payroll', prompt: 'p' });
+    await expect.poll(() => heard).toContainEqual({ kind: 'job', id: job.id, agentId: 'ops' });
+    // The server ends the stream after 1.5 s; the client connects again and says changes may have been missed.
+    await expect.poll(() => heard.filter((event) => event.kind === 'gap').length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const later = await plane.client.jobs.start({ agentId: 'ops', prompt: 'p' });
+    await expect.poll(() => heard).toContainEqual({ kind: 'job', id: later.id, agentId: 'ops' });
+    expect(heard.filter((event) => event.kind === 'job').every((event) => event.kind === 'job' && event.agentId === 'ops')).toBe(true);
+    await client.close();
+    const count = heard.length;
+    await plane.client.jobs.start({ agentId: 'ops', prompt: 'p' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(heard).toHaveLength(count);
+  });
+
+  it("resolves the HTTP client's subscribe against a server without the stream, and hears nothing", async () => {
+    await server.close();
+    server = await start({ changes: undefined });
+    const { token } = await tokens.create({ kind: 'worker' });
+    const client = createHttpControlPlaneClient({ url: server.url, token });
+    const heard: ControlPlaneChangeEvent[] = [];
+    const stop = await client.changes.subscribe((event) => heard.push(event));
+    await plane.client.jobs.start({ agentId: 'ops', prompt: 'p' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(heard).toEqual([]);
+    stop();
+    await client.close();
   });
 });

@@ -21,7 +21,7 @@ export function localSocketPath(dataDir: string): string | undefined {
  * @throws CliError (`local_socket_untrusted`) when something sits there that another user may have put or can swap
  *   (`localSocketDistrust`): nothing is sent to it.
  */
-export async function connectLocalSocket(dataDir: string): Promise<Pick<ControlPlane, 'client' | 'close'> | undefined> {
+export async function connectLocalSocket(dataDir: string): Promise<Pick<ControlPlane, 'client' | 'changes' | 'close'> | undefined> {
   const socketPath = localSocketPath(dataDir);
   if (socketPath === undefined || !(await lstat(socketPath).then(() => true, () => false))) return undefined;
   await trustLocalSocket(socketPath);
@@ -35,7 +35,7 @@ export async function connectLocalSocket(dataDir: string): Promise<Pick<ControlP
   });
   if (!healthy) return undefined;
   const client = createHttpControlPlaneClient({ url: 'http://localhost', socketPath });
-  return { client, close: () => client.close() };
+  return { client, changes: client.changes, close: () => client.close() };
 }
 
 /**
@@ -47,6 +47,7 @@ export async function shareOnLocalSocket(dataDir: string, controlPlane: ControlP
   if (socketPath === undefined) return controlPlane;
   const server = await serveControlPlane({
     client: controlPlane.client,
+    changes: controlPlane.changes,
     authenticate: () => ({ kind: 'local' }),
     tokens: createAccessTokens({ driver: controlPlane.driver, schema: controlPlane.schema }),
     socketPath,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ControlPlaneFailure, createHttpControlPlaneClient } from '@core/control-plane-client';
+import { ControlPlaneFailure, createHttpControlPlaneClient, type ControlPlaneChanges } from '@core/control-plane-client';
 import { createControlPlane, type ControlPlane } from '@core/control-plane';
 import { connectLocalSocket, localSocketPath, shareOnLocalSocket } from './local-socket.js';
 import { CliError } from '../cli/cli-error.js';
@@ -27,6 +27,8 @@ export interface OpenControlPlaneOptions {
 export interface OpenedControlPlane {
   /** The client and how to let go of it (an HTTP client when the control plane is remote or held by another process). */
   controlPlane: Pick<ControlPlane, 'client' | 'close'>;
+  /** Its changes, as they are committed (`--wait` and `--follow` wait on them). */
+  changes: ControlPlaneChanges;
   /** The control plane itself, when this process opened the database. */
   local: ControlPlane | undefined;
   /** The local socket of the process holding the embedded database, when the client goes through it. */
@@ -46,7 +48,7 @@ export async function openControlPlane(options: OpenControlPlaneOptions): Promis
   const { env, choice } = options;
   if (choice.kind === 'http') {
     const client = createHttpControlPlaneClient({ url: choice.url, token: choice.token });
-    return { controlPlane: { client, close: () => client.close() }, local: undefined, where: `the control plane at ${choice.url}` };
+    return { controlPlane: { client, close: () => client.close() }, changes: client.changes, local: undefined, where: `the control plane at ${choice.url}` };
   }
   const schema = nonEmpty(env.ANKOLE_DB_SCHEMA) ?? 'ankole';
   const tuning = {
@@ -57,15 +59,15 @@ export async function openControlPlane(options: OpenControlPlaneOptions): Promis
   const common = { schema, background: options.background, ...tuning, ...(options.onError === undefined ? {} : { onError: options.onError }) };
   if (choice.kind === 'postgres') {
     const controlPlane = await createControlPlane({ databaseUrl: choice.databaseUrl, ...common });
-    return { controlPlane, local: controlPlane, where: `PostgreSQL (${redactDatabaseUrl(choice.databaseUrl)}, schema ${schema})` };
+    return { controlPlane, changes: controlPlane.changes, local: controlPlane, where: `PostgreSQL (${redactDatabaseUrl(choice.databaseUrl)}, schema ${schema})` };
   }
   const { dataDir } = choice;
   const opened = await openEmbedded(dataDir, common, options);
-  if (opened.kind === 'socket') return { controlPlane: opened.remote, local: undefined, socketPath: localSocketPath(dataDir), where: `the embedded database in ${dataDir} (through the process holding it)` };
+  if (opened.kind === 'socket') return { controlPlane: opened.remote, changes: opened.remote.changes, local: undefined, socketPath: localSocketPath(dataDir), where: `the embedded database in ${dataDir} (through the process holding it)` };
   const controlPlane = opened.controlPlane;
-  if (!(options.share ?? options.background)) return { controlPlane, local: controlPlane, where: `the embedded database in ${dataDir}` };
+  if (!(options.share ?? options.background)) return { controlPlane, changes: controlPlane.changes, local: controlPlane, where: `the embedded database in ${dataDir}` };
   const shared = await shareOnLocalSocket(dataDir, controlPlane);
-  return { controlPlane: shared, local: controlPlane, where: `the embedded database in ${dataDir}` };
+  return { controlPlane: shared, changes: controlPlane.changes, local: controlPlane, where: `the embedded database in ${dataDir}` };
 }
 
 /** How long a command waits for another process to let go of an embedded database folder, and when it says so. */
@@ -83,7 +85,7 @@ async function openEmbedded(
   dataDir: string,
   common: Omit<Parameters<typeof createControlPlane>[0], 'dataDir' | 'databaseUrl'>,
   options: OpenControlPlaneOptions,
-): Promise<{ kind: 'socket'; remote: Pick<ControlPlane, 'client' | 'close'> } | { kind: 'local'; controlPlane: ControlPlane }> {
+): Promise<{ kind: 'socket'; remote: Pick<ControlPlane, 'client' | 'changes' | 'close'> } | { kind: 'local'; controlPlane: ControlPlane }> {
   const started = Date.now();
   let saidCreating = false;
   let saidWaiting = false;

@@ -79,7 +79,7 @@ export const jobsCommand: CliCommand = {
     if (values.follow === true && (action !== 'show' || values.transcript === true)) throw new CliError('option_invalid', '--follow goes with show: ankole jobs show <id> --follow.');
 
     const home = action === 'start' ? await queuedWorkHome({ given: stringValue(values, 'home'), agent: agentId, cwd: io.cwd, env: io.env, remote: controlPlaneChoiceFromOptions(values, io).kind === 'http' }) : undefined;
-    const { controlPlane } = await openFromOptions(values, io, false);
+    const { controlPlane, changes } = await openFromOptions(values, io, false);
     try {
       const { client } = controlPlane;
       const json = values.json === true;
@@ -116,6 +116,8 @@ export const jobsCommand: CliCommand = {
         if (!json && action === 'start') io.stdout.write(`${describeJob(job, action)}\n`);
         const done = await followUntilFinished({
           read: () => client.jobs.get({ agentId, jobId: job.id }),
+          changes,
+          about: (change) => change.kind === 'job' && change.id === job.id,
           finished: (status) => status === 'succeeded' || status === 'failed' || status === 'cancelled',
           onStatus: (record) => io.stderr.write(`${STATUS_LINES[record.status](record)}\n`),
         });

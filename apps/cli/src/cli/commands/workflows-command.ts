@@ -89,7 +89,7 @@ export const workflowsCommand: CliCommand = {
     if (values.transcript === true && (action !== 'show' || values.follow === true)) throw new CliError('option_invalid', '--transcript goes with show: ankole workflows show <id> --transcript.');
     if (values.follow === true && action !== 'show') throw new CliError('option_invalid', '--follow goes with show: ankole workflows show <id> --follow.');
 
-    const { controlPlane } = await openFromOptions(values, io, false);
+    const { controlPlane, changes } = await openFromOptions(values, io, false);
     try {
       const { client } = controlPlane;
       const json = values.json === true;
@@ -134,6 +134,8 @@ export const workflowsCommand: CliCommand = {
           values.follow === true || values.wait === true
             ? await followUntilFinished({
                 read: () => client.workflows.get({ agentId, workflowId: id }),
+                changes,
+                about: (change) => (change.kind === 'workflow' && change.id === id) || (change.kind === 'task' && change.workflowId === id),
                 finished: (status) => status !== 'running',
                 onStatus: (record) => io.stderr.write(`${record.status === 'running' ? '▶' : '•'} workflow ${record.id} is ${record.status}.\n`),
               })
