@@ -60,7 +60,10 @@ function watchAgent() {
   setLive(false);
   state.changes = watchChanges({
     agentId: state.agentId,
-    onChange: () => refreshSoon(),
+    // Only changes of what the page shows (and approvals: the count is on every page) read it again.
+    onChange: (change) => {
+      if (routeView(parseRoute().path).shows(change)) refreshSoon();
+    },
     // (Re)connected, or changes may have been missed: what is shown may be out of date.
     onReady: () => refreshSoon(),
     onState: setLive,

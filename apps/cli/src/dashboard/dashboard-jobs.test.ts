@@ -133,6 +133,14 @@ describe.skipIf(CHROMIUM === undefined)('the dashboard in a browser: jobs, appro
     expect(await page.evaluate('globalThis.sameDocument')).toBe(true);
     await stack.plane.client.jobs.cancel({ agentId: 'quiet', jobId: job.id });
     await page.locator(`tr[data-job="${job.id}"][data-status="cancelled"]`).waitFor();
+    // A job's page reads nothing again for another job's changes.
+    await page.getByRole('link', { name: 'Pushed' }).click();
+    await page.getByRole('heading', { name: /Pushed/ }).waitFor();
+    await page.waitForTimeout(1_500);
+    calls.length = 0;
+    await stack.plane.client.jobs.start({ agentId: 'quiet', title: 'Another', prompt: 'nothing either' });
+    await page.waitForTimeout(2_500);
+    expect(calls).toEqual([]);
     await page.context().close();
     await stack.startWorker({ extraTools: TOOLS });
   });
