@@ -3,7 +3,8 @@ import { createHttpControlPlaneClient, type ControlPlaneChangeEvent } from '@cor
 import { controlPlanes } from '@core/control-plane/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
-import { serveControlPlane, type ControlPlaneServer, type ServeControlPlaneOptions } from './serve-control-plane.js';
+import { serveWithTokens } from './__fixtures__/serve-with-tokens.js';
+import type { ControlPlaneServer, ServeControlPlaneOptions } from './serve-control-plane.js';
 
 interface ServerSentEvent {
   event: string;
@@ -58,16 +59,7 @@ describe('GET /v1/changes: the change stream (PGlite)', () => {
   let server: ControlPlaneServer;
   const logged: string[] = [];
 
-  async function start(options: Partial<ServeControlPlaneOptions> = {}): Promise<ControlPlaneServer> {
-    return serveControlPlane({
-      client: plane.client,
-      changes: plane.changes,
-      authenticate: (token) => (token === undefined ? undefined : tokens.verify(token)),
-      port: 0,
-      log: (line) => logged.push(line),
-      ...options,
-    });
-  }
+  const start = (options: Partial<ServeControlPlaneOptions> = {}) => serveWithTokens(plane, tokens, logged, { changes: plane.changes, ...options });
   const open = (token: string | undefined, query = '') =>
     fetch(`${server.url}/v1/changes${query}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
   /** A stream opened with `token`, read up to its `ready` event. */
@@ -120,6 +112,23 @@ describe('GET /v1/changes: the change stream (PGlite)', () => {
     await server.close();
     server = await start({ changes: undefined });
     expect((await open(ops)).status).toBe(404);
+  });
+
+  it("takes the dashboard's cookie only from the dashboard itself: without its header, or from another site, 403", async () => {
+    await server.close();
+    server = await start({ dashboard: true });
+    const { token } = await tokens.create({ kind: 'agent', agentId: 'ops' });
+    const withCookie = (headers: Record<string, string>) => fetch(`${server.url}/v1/changes`, { headers: { cookie: `ankole_session=${token}`, ...headers } });
+    for (const headers of [{}, { 'x-ankole-dashboard': '1', 'sec-fetch-site': 'cross-site' }, { 'x-ankole-dashboard': '1', origin: 'https://evil.example' }]) {
+      const refused = await withCookie(headers);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ error: { code: 'cross_site' } });
+    }
+    const own = await withCookie({ 'x-ankole-dashboard': '1', 'sec-fetch-site': 'same-origin' });
+    expect(own.status).toBe(200);
+    const events = readEvents(own);
+    expect((await events.next())?.event).toBe('ready');
+    await events.cancel();
   });
 
   it('ends a stream whose token was revoked at its next keep-alive, and counts streams with the long polls', async () => {

@@ -4,7 +4,8 @@ import type { ControlPlane } from '@core/control-plane';
 import { controlPlanes } from '@core/control-plane/testing';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccessTokens, type AccessTokens } from './access-tokens.js';
-import { serveControlPlane, type ControlPlaneServer, type ServeControlPlaneOptions } from './serve-control-plane.js';
+import { serveWithTokens } from './__fixtures__/serve-with-tokens.js';
+import type { ControlPlaneServer, ServeControlPlaneOptions } from './serve-control-plane.js';
 
 describe('the HTTP control plane: auth, limits and errors (PGlite)', () => {
   const planes = controlPlanes('pglite');
@@ -13,15 +14,7 @@ describe('the HTTP control plane: auth, limits and errors (PGlite)', () => {
   let server: ControlPlaneServer;
   const logged: string[] = [];
 
-  async function start(options: Partial<ServeControlPlaneOptions> = {}): Promise<ControlPlaneServer> {
-    return serveControlPlane({
-      client: plane.client,
-      authenticate: (token) => (token === undefined ? undefined : tokens.verify(token)),
-      port: 0,
-      log: (line) => logged.push(line),
-      ...options,
-    });
-  }
+  const start = (options: Partial<ServeControlPlaneOptions> = {}) => serveWithTokens(plane, tokens, logged, options);
   const post = (path: string, body: string, token?: string) =>
     fetch(`${server.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) } });
 
