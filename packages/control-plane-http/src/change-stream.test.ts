@@ -119,7 +119,8 @@ describe('GET /v1/changes: the change stream (PGlite)', () => {
     server = await start({ dashboard: true });
     const { token } = await tokens.create({ kind: 'agent', agentId: 'ops' });
     const withCookie = (headers: Record<string, string>) => fetch(`${server.url}/v1/changes`, { headers: { cookie: `ankole_session=${token}`, ...headers } });
-    for (const headers of [{}, { 'x-ankole-dashboard': '1', 'sec-fetch-site': 'cross-site' }, { 'x-ankole-dashboard': '1', origin: 'https://evil.example' }]) {
+    const crossSite: Array<Record<string, string>> = [{}, { 'x-ankole-dashboard': '1', 'sec-fetch-site': 'cross-site' }, { 'x-ankole-dashboard': '1', origin: 'https://evil.example' }];
+    for (const headers of crossSite) {
       const refused = await withCookie(headers);
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ error: { code: 'cross_site' } });
